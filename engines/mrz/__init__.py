@@ -1,0 +1,1 @@
+"""ICAO 9303 machine-readable zones: check digits, parsing, OCR repair and reading from images."""

@@ -1,0 +1,103 @@
+"""Typed results that cross the engine boundary (in process, and as JSON through Triton).
+
+The JSON shape is the "fields part" of the ARCHITECTURE §3.1 document result, with *raw*
+confidences: calibration happens later, in apps/extraction, so the same engine output can be
+re-calibrated without re-running OCR.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+BBox = tuple[float, float, float, float]
+
+# ARCHITECTURE §3.1: where a value came from.
+SOURCES = frozenset({"mrz", "barcode", "text_layer", "ocr", "model"})
+
+
+@dataclass(frozen=True)
+class FieldResult:
+    """One extracted value with the engine's own (uncalibrated) confidence in 0..1."""
+
+    value: str | None
+    confidence: float
+    page: int  # 1-based page number
+    bbox: BBox | None  # [x0, y0, x1, y1] as fractions of the page
+    source: str
+    valid: bool | None = None  # True/False when a validator applies (e.g. a check digit), else None
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    document_type: str
+    document_type_confidence: float
+    pages: int
+    fields: dict[str, FieldResult]
+    checks: list[Check] = field(default_factory=list)
+    engine_name: str = ""
+    engine_version: str = ""
+    timings_ms: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "document_type": self.document_type,
+            "document_type_confidence": self.document_type_confidence,
+            "pages": self.pages,
+            "fields": {
+                name: {**asdict(f), "bbox": list(f.bbox) if f.bbox is not None else None}
+                for name, f in self.fields.items()
+            },
+            "checks": [asdict(c) for c in self.checks],
+            "engine": {"name": self.engine_name, "version": self.engine_version},
+            "timings_ms": dict(self.timings_ms),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EngineResult:
+        fields = {
+            name: FieldResult(
+                value=f["value"],
+                confidence=float(f["confidence"]),
+                page=int(f["page"]),
+                bbox=tuple(f["bbox"]) if f.get("bbox") is not None else None,  # type: ignore[arg-type]
+                source=f["source"],
+                valid=f.get("valid"),
+            )
+            for name, f in data.get("fields", {}).items()
+        }
+        engine = data.get("engine", {})
+        return cls(
+            document_type=data["document_type"],
+            document_type_confidence=float(data["document_type_confidence"]),
+            pages=int(data["pages"]),
+            fields=fields,
+            checks=[Check(**c) for c in data.get("checks", [])],
+            engine_name=engine.get("name", ""),
+            engine_version=engine.get("version", ""),
+            timings_ms={k: int(v) for k, v in data.get("timings_ms", {}).items()},
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> EngineResult:
+        return cls.from_dict(json.loads(text))
+
+
+class EngineError(Exception):
+    """A document the engine cannot read. ``code`` is the operator-readable error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
