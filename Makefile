@@ -1,0 +1,74 @@
+# DocIntel — the two commands a newcomer needs are `make demo` and `make test`.
+# Every target installs what is missing first, works as root, and can be run again safely.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+ROOT := $(abspath .)
+VENV := $(ROOT)/.venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+RUN := $(ROOT)/var/run
+LOG := $(ROOT)/var/log
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-16)
+HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
+
+# Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/docintel
+
+.PHONY: help setup system-packages demo test lint up down status bench
+
+help:
+	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/"
+	@echo "make demo    start the stack and run the bundled samples through it, printing their fields"
+	@echo "make test    lint, type-check and run the whole test suite"
+	@echo "make up      start Triton, a Celery worker + beat and the web server on 127.0.0.1:8000"
+	@echo "make down    stop what 'make up' started"
+	@echo "make bench   run the benchmarks in bench/"
+
+system-packages:
+	@missing=""; \
+	for pkg in python3-venv redis-server fonts-dejavu-core libgl1 libglib2.0-0; do \
+	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory system-packages
+	@test -x $(PY) || $(HOST_PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev]'
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+setup: $(STAMP)
+	@mkdir -p $(RUN) $(LOG)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy apps workers engines config
+
+test: setup
+	@bash scripts/ensure_services.sh
+	$(MAKE) --no-print-directory lint
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest
+
+up: setup
+	@bash scripts/stack.sh up
+
+down:
+	@bash scripts/stack.sh down
+
+status:
+	@bash scripts/stack.sh status
+
+demo: setup
+	@bash scripts/stack.sh up
+	@bash scripts/demo.sh
+
+bench: setup
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -1,0 +1,72 @@
+"""Envelope encryption for documents at rest (AES-256-GCM).
+
+Each document gets its own random data key; only that key, wrapped (encrypted) under the master
+key, is stored in the database. Rotating the master key means re-wrapping small keys, not
+re-encrypting blobs, and a leaked blob is useless without both the row and the master key.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import threading
+from pathlib import Path
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+_MAGIC = b"DIB1"  # DocIntel blob, format 1: magic | 12-byte nonce | ciphertext+tag
+_NONCE_BYTES = 12
+_KEY_BYTES = 32
+
+
+class DecryptionError(Exception):
+    """The ciphertext, its associated data or the key do not match: tampering or a wrong key."""
+
+
+def new_data_key() -> bytes:
+    return AESGCM.generate_key(bit_length=_KEY_BYTES * 8)
+
+
+def encrypt(key: bytes, plaintext: bytes, *, associated_data: bytes) -> bytes:
+    """``associated_data`` binds a ciphertext to its place (document id + blob name), so blobs
+    cannot be swapped between documents without detection."""
+    nonce = os.urandom(_NONCE_BYTES)
+    return _MAGIC + nonce + AESGCM(key).encrypt(nonce, plaintext, associated_data)
+
+
+def decrypt(key: bytes, blob: bytes, *, associated_data: bytes) -> bytes:
+    if not blob.startswith(_MAGIC) or len(blob) < len(_MAGIC) + _NONCE_BYTES + 16:
+        raise DecryptionError("not a DocIntel encrypted blob")
+    nonce = blob[len(_MAGIC) : len(_MAGIC) + _NONCE_BYTES]
+    try:
+        return AESGCM(key).decrypt(nonce, blob[len(_MAGIC) + _NONCE_BYTES :], associated_data)
+    except InvalidTag as exc:
+        raise DecryptionError("blob failed authentication") from exc
+
+
+def wrap_key(master_key: bytes, data_key: bytes, *, document_id: str) -> bytes:
+    return encrypt(master_key, data_key, associated_data=b"data-key:" + document_id.encode())
+
+
+def unwrap_key(master_key: bytes, wrapped: bytes, *, document_id: str) -> bytes:
+    return decrypt(master_key, wrapped, associated_data=b"data-key:" + document_id.encode())
+
+
+_master_lock = threading.Lock()
+
+
+def load_master_key(*, configured: str | None, dev_key_file: Path) -> bytes:
+    """The master key from configuration, or a development key generated once into ``var/``."""
+    if configured:
+        key = base64.b64decode(configured)
+        if len(key) != _KEY_BYTES:
+            raise ValueError("DOCINTEL_MASTER_KEY must be 32 bytes, base64-encoded")
+        return key
+    with _master_lock:
+        if not dev_key_file.exists():
+            dev_key_file.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(dev_key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(base64.b64encode(new_data_key()))
+        return base64.b64decode(dev_key_file.read_bytes())

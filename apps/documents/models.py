@@ -1,0 +1,102 @@
+"""Documents, their pages, the engine's extractions and the resulting fields.
+
+State changes go through ``apps.documents.state`` only; nothing else writes ``status``.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class DocumentStatus(models.TextChoices):
+    RECEIVED = "received"
+    QUEUED = "queued"
+    PROCESSING = "processing"
+    EXTRACTED = "extracted"
+    AUTO_APPROVED = "auto_approved"
+    NEEDS_REVIEW = "needs_review"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    FAILED = "failed"
+
+
+class Document(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="documents")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    sha256 = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=255)
+    mime_type = models.CharField(max_length=100)
+    size_bytes = models.BigIntegerField()
+    blob_name = models.CharField(max_length=255)
+    wrapped_key = models.BinaryField()  # the document's data key, encrypted under the master key
+    status = models.CharField(max_length=20, choices=DocumentStatus.choices, default=DocumentStatus.RECEIVED)
+    document_type_hint = models.CharField(max_length=50, blank=True)
+    document_type = models.CharField(max_length=50, blank=True)
+    document_type_confidence = models.FloatField(null=True, blank=True)
+    decision = models.CharField(max_length=20, blank=True)
+    error_code = models.CharField(max_length=64, blank=True)
+    error_message = models.TextField(blank=True)
+    attempt_count = models.PositiveIntegerField(default=0)  # processing attempts (steps run + re-enqueues)
+    timings_ms = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    status_changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "sha256"], name="one_document_per_content_per_tenant")
+        ]
+        indexes = [models.Index(fields=["status", "updated_at"])]
+
+    def __str__(self) -> str:
+        return f"Document {self.id} ({self.status})"
+
+
+class Page(models.Model):
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="pages")
+    number = models.PositiveIntegerField()  # 1-based
+    blob_name = models.CharField(max_length=255)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    text_layer = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["document", "number"], name="one_page_per_number")]
+
+
+class Extraction(models.Model):
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="extractions")
+    engine_name = models.CharField(max_length=100)
+    engine_version = models.CharField(max_length=50)
+    raw_result = models.JSONField()
+    checks = models.JSONField(default=list)
+    timings_ms = models.JSONField(default=dict)
+    calibration_version = models.CharField(max_length=50, blank=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        get_latest_by = "created_at"
+
+
+class Field(models.Model):
+    extraction = models.ForeignKey(Extraction, on_delete=models.CASCADE, related_name="fields")
+    name = models.CharField(max_length=100)
+    value = models.TextField(null=True, blank=True)
+    raw_confidence = models.FloatField()
+    confidence = models.FloatField(null=True, blank=True)  # calibrated; set by the validate step
+    page = models.PositiveIntegerField(default=1)
+    bbox = models.JSONField(null=True, blank=True)
+    source = models.CharField(max_length=20)
+    valid = models.BooleanField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["extraction", "name"], name="one_field_per_name")]

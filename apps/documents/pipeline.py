@@ -1,0 +1,280 @@
+"""What the worker does with a document, one idempotent step at a time.
+
+    prepare   QUEUED → PROCESSING    split the original into page images, stored encrypted
+    infer     PROCESSING → EXTRACTED one engine call for all pages; the raw result is kept
+    validate  (EXTRACTED)            business checks and calibrated confidences
+    decide    EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW
+
+Each step re-reads the document, does nothing unless the document is in the state the step
+expects, and commits its writes together with the state change under a row lock, so a message
+delivered twice, or a worker killed half-way, can only repeat work, never corrupt or lose it.
+The reconciler re-enqueues whatever sits too long in a state that still owes work.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from apps.documents import blobs, error_codes
+from apps.documents.crypto import DecryptionError
+from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
+from apps.documents.services import document_fail, task_send
+from apps.documents.state import IN_FLIGHT, document_transition
+from apps.extraction.decision import CalibratedField, decide
+from apps.extraction.readers import DocumentReader
+from apps.extraction.services import result_assess
+from engines.types import EngineError, EngineResult
+from workers.preprocessing import PageLimits, prepare_pages
+
+logger = logging.getLogger(__name__)
+S = DocumentStatus
+
+PREPARE, INFER, VALIDATE, DECIDE = (
+    "workers.tasks.prepare",
+    "workers.tasks.infer",
+    "workers.tasks.validate",
+    "workers.tasks.decide",
+)
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    ran: bool
+    next_task: str | None = None
+
+
+SKIPPED = StepOutcome(ran=False)
+
+
+def _elapsed_ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+def _record_timing(document: Document, step: str, ms: int) -> None:
+    document.timings_ms = {**document.timings_ms, step: ms}
+    document.save(update_fields=["timings_ms", "updated_at"])
+
+
+def _start_attempt(document_id: str, expected: str) -> Document | None:
+    """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts."""
+    updated = Document.objects.filter(pk=document_id, status=expected).update(
+        attempt_count=F("attempt_count") + 1, updated_at=timezone.now()
+    )
+    if not updated:
+        return None
+    document = Document.objects.get(pk=document_id)
+    if document.attempt_count > settings.DOCINTEL_MAX_ATTEMPTS:
+        document_fail(
+            document=document,
+            code=error_codes.MAX_ATTEMPTS_EXCEEDED,
+            message=f"gave up after {settings.DOCINTEL_MAX_ATTEMPTS} attempts",
+        )
+        return None
+    return document
+
+
+def document_prepare(*, document_id: str) -> StepOutcome:
+    document = _start_attempt(document_id, S.QUEUED)
+    if document is None:
+        return SKIPPED
+    started = time.perf_counter()
+    try:
+        original = blobs.blob_read(document=document, name=document.blob_name)
+    except blobs.BlobMissingError:
+        document_fail(document=document, code=error_codes.BLOB_MISSING, message="the stored original is missing")
+        return StepOutcome(ran=True)
+    except DecryptionError:
+        document_fail(document=document, code=error_codes.BLOB_MISSING, message="the stored original is unreadable")
+        return StepOutcome(ran=True)
+    limits = PageLimits(
+        max_pages=settings.DOCINTEL_MAX_PAGES,
+        max_image_pixels=settings.DOCINTEL_MAX_IMAGE_PIXELS,
+        max_side=settings.DOCINTEL_PAGE_MAX_SIDE,
+    )
+    try:
+        pages = prepare_pages(original, document.mime_type, limits)
+    except EngineError as exc:
+        document_fail(document=document, code=exc.code, message=exc.message)
+        return StepOutcome(ran=True)
+
+    with transaction.atomic():
+        locked = Document.objects.select_for_update().get(pk=document.pk)
+        if locked.status != S.QUEUED:
+            return SKIPPED
+        locked.pages.all().delete()
+        for page in pages:
+            name = blobs.page_blob_name(str(locked.pk), page.number)
+            blobs.blob_write(document=locked, name=name, plaintext=page.image_png)
+            Page.objects.create(
+                document=locked,
+                number=page.number,
+                blob_name=name,
+                width=page.width,
+                height=page.height,
+                text_layer=page.text_layer,
+            )
+        _record_timing(locked, "prepare", _elapsed_ms(started))
+        document_transition(document=locked, target=S.PROCESSING, expected=S.QUEUED)
+    return StepOutcome(ran=True, next_task=INFER)
+
+
+def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
+    """One engine call for the whole document. Retryable errors (an unreachable Triton) propagate
+    to the task, which retries with backoff; the engine's own verdicts fail the document."""
+    document = _start_attempt(document_id, S.PROCESSING)
+    if document is None:
+        return SKIPPED
+    started = time.perf_counter()
+    try:
+        page_images = [blobs.blob_read(document=document, name=p.blob_name) for p in document.pages.all()]
+    except (blobs.BlobMissingError, DecryptionError):
+        document_fail(document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing")
+        return StepOutcome(ran=True)
+    try:
+        result = reader.read_document(page_images, document_type_hint=document.document_type_hint or None)
+    except EngineError as exc:
+        document_fail(document=document, code=exc.code, message=exc.message)
+        return StepOutcome(ran=True)
+    infer_ms = _elapsed_ms(started)
+
+    with transaction.atomic():
+        locked = Document.objects.select_for_update().get(pk=document.pk)
+        if locked.status != S.PROCESSING:
+            return SKIPPED
+        extraction = Extraction.objects.create(
+            document=locked,
+            engine_name=result.engine_name,
+            engine_version=result.engine_version,
+            raw_result=result.to_dict(),
+            checks=[{"name": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
+            timings_ms=result.timings_ms,
+        )
+        Field.objects.bulk_create(
+            Field(
+                extraction=extraction,
+                name=name,
+                value=f.value,
+                raw_confidence=f.confidence,
+                page=f.page,
+                bbox=list(f.bbox) if f.bbox is not None else None,
+                source=f.source,
+                valid=f.valid,
+            )
+            for name, f in result.fields.items()
+        )
+        locked.document_type = result.document_type
+        locked.document_type_confidence = result.document_type_confidence
+        locked.save(update_fields=["document_type", "document_type_confidence", "updated_at"])
+        _record_timing(locked, "infer", infer_ms)
+        document_transition(document=locked, target=S.EXTRACTED, expected=S.PROCESSING)
+    return StepOutcome(ran=True, next_task=VALIDATE)
+
+
+def document_validate(*, document_id: str, today: dt.date | None = None) -> StepOutcome:
+    started = time.perf_counter()
+    with transaction.atomic():
+        document = Document.objects.select_for_update().filter(pk=document_id, status=S.EXTRACTED).first()
+        if document is None:
+            return SKIPPED
+        extraction = document.extractions.latest()
+        if extraction.validated_at is not None:
+            return SKIPPED
+        assessment = result_assess(result=EngineResult.from_dict(extraction.raw_result), today=today)
+        for row in extraction.fields.all():
+            assessed = assessment.result.fields.get(row.name)
+            if assessed is None:
+                continue
+            row.valid = assessed.valid
+            row.confidence = assessment.confidences[row.name]
+            row.save(update_fields=["valid", "confidence"])
+        extraction.checks = [{"name": c.name, "passed": c.passed, "detail": c.detail} for c in assessment.result.checks]
+        extraction.calibration_version = assessment.calibration_version
+        extraction.validated_at = timezone.now()
+        extraction.save(update_fields=["checks", "calibration_version", "validated_at"])
+        _record_timing(document, "validate", _elapsed_ms(started))
+    return StepOutcome(ran=True, next_task=DECIDE)
+
+
+def document_decide(*, document_id: str) -> StepOutcome:
+    with transaction.atomic():
+        document = Document.objects.select_for_update().filter(pk=document_id, status=S.EXTRACTED).first()
+        if document is None:
+            return SKIPPED
+        extraction = document.extractions.latest()
+        if extraction.validated_at is None:
+            return StepOutcome(ran=False, next_task=VALIDATE)
+        decision = decide(
+            document_type=document.document_type,
+            fields=[
+                CalibratedField(name=f.name, value=f.value, confidence=f.confidence or 0.0, valid=f.valid)
+                for f in extraction.fields.all()
+            ],
+            checks_passed={c["name"]: c["passed"] for c in extraction.checks},
+            min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
+        )
+        document.decision = decision.outcome
+        document.save(update_fields=["decision", "updated_at"])
+        document_transition(document=document, target=decision.outcome, expected=S.EXTRACTED)
+    return StepOutcome(ran=True)
+
+
+def _task_for_stuck(document: Document) -> str | None:
+    if document.status == S.QUEUED:
+        return PREPARE
+    if document.status == S.PROCESSING:
+        return INFER
+    if document.status == S.EXTRACTED:
+        extraction = document.extractions.order_by("-created_at").first()
+        return DECIDE if extraction is not None and extraction.validated_at else VALIDATE
+    return None
+
+
+def documents_reconcile(*, now: dt.datetime | None = None) -> list[tuple[str, str]]:
+    """Re-enqueue documents untouched for too long in a state that still owes work.
+
+    Returns (document id, task or outcome) pairs, for logs and tests. A re-enqueue counts as an
+    attempt, so a document whose messages keep disappearing still ends, in FAILED.
+    """
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
+    actions: list[tuple[str, str]] = []
+    stuck_ids = list(
+        Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)[:500]
+    )
+    for document_id in stuck_ids:
+        with transaction.atomic():
+            document = Document.objects.select_for_update(skip_locked=True).filter(pk=document_id).first()
+            if document is None or document.status not in IN_FLIGHT or document.updated_at >= cutoff:
+                continue
+            if document.attempt_count >= settings.DOCINTEL_MAX_ATTEMPTS:
+                document_fail(
+                    document=document,
+                    code=error_codes.MAX_ATTEMPTS_EXCEEDED,
+                    message=f"gave up after {settings.DOCINTEL_MAX_ATTEMPTS} attempts",
+                )
+                actions.append((str(document.pk), "failed"))
+                continue
+            document.attempt_count += 1
+            document.save(update_fields=["attempt_count", "updated_at"])
+            if document.status == S.RECEIVED:
+                from apps.documents.services import document_enqueue
+
+                document_enqueue(document=document)
+                actions.append((str(document.pk), PREPARE))
+                continue
+            task = _task_for_stuck(document)
+            if task is not None:
+                doc_id = str(document.pk)
+                transaction.on_commit(lambda t=task, d=doc_id: task_send(t, d))  # type: ignore[misc]
+                actions.append((doc_id, task))
+    if actions:
+        logger.info("reconciler re-enqueued or failed %d stuck documents", len(actions))
+    return actions

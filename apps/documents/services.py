@@ -1,0 +1,135 @@
+"""Writes on documents: upload (with dedup), enqueueing, and failing with an error code."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import uuid
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from apps.audit.services import audit_record
+from apps.documents import blobs, error_codes
+from apps.documents.filetypes import SUPPORTED_MIME_TYPES, sniff_mime_type
+from apps.documents.models import Document, DocumentStatus
+from apps.documents.state import document_transition
+from apps.extraction.schemas import DOCUMENT_TYPES
+from apps.tenants.models import Tenant
+
+logger = logging.getLogger(__name__)
+
+PIPELINE_ENTRY_TASK = "workers.tasks.prepare"
+
+
+class UploadRejectedError(Exception):
+    """The upload is refused before anything is stored; ``code`` is shown to the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    document: Document
+    created: bool  # False when the same bytes were already uploaded to this tenant
+
+
+def _validate_upload(content: bytes, document_type_hint: str) -> str:
+    if not content:
+        raise UploadRejectedError(error_codes.EMPTY_FILE, "the file is empty")
+    if len(content) > settings.DOCINTEL_MAX_UPLOAD_BYTES:
+        limit_mb = settings.DOCINTEL_MAX_UPLOAD_BYTES // (1024 * 1024)
+        raise UploadRejectedError(error_codes.FILE_TOO_LARGE, f"the file is larger than {limit_mb} MB")
+    mime_type = sniff_mime_type(content[:2048])
+    if mime_type is None:
+        raise UploadRejectedError(
+            error_codes.UNSUPPORTED_FILE_TYPE,
+            "unsupported file type; upload a JPEG, PNG, TIFF, WebP image or a PDF",
+        )
+    if document_type_hint and document_type_hint not in DOCUMENT_TYPES:
+        raise UploadRejectedError("unknown_document_type", f"document_type must be one of {', '.join(DOCUMENT_TYPES)}")
+    return mime_type
+
+
+def document_enqueue(*, document: Document) -> Document:
+    """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits."""
+    document = document_transition(document=document, target=DocumentStatus.QUEUED, expected=DocumentStatus.RECEIVED)
+    document_id = str(document.pk)
+    transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
+    return document
+
+
+def task_send(task_name: str, document_id: str) -> None:
+    """Send a pipeline task by name (messages carry the id only). A broker outage is logged, not
+    raised: the document is safe in the database and the reconciler will enqueue it later."""
+    from config.celery import app
+
+    try:
+        app.send_task(task_name, args=[document_id])
+    except Exception:  # noqa: BLE001 — any broker failure leaves the reconciler to retry
+        logger.warning("could not enqueue %s for document %s; the reconciler will retry", task_name, document_id)
+
+
+def document_upload(
+    *,
+    tenant: Tenant,
+    content: bytes,
+    original_name: str,
+    uploaded_by: AbstractBaseUser | None,
+    document_type_hint: str = "",
+) -> UploadOutcome:
+    mime_type = _validate_upload(content, document_type_hint)
+    sha256 = hashlib.sha256(content).hexdigest()
+    existing = Document.objects.filter(tenant=tenant, sha256=sha256).first()
+    if existing is not None:
+        return UploadOutcome(existing, created=False)
+
+    document_id = uuid.uuid4()
+    blob_name = blobs.original_blob_name(str(document_id))
+    try:
+        with transaction.atomic():
+            document = Document(
+                id=document_id,
+                tenant=tenant,
+                uploaded_by=uploaded_by,
+                sha256=sha256,
+                original_name=(original_name or "upload")[:255],
+                mime_type=mime_type,
+                size_bytes=len(content),
+                blob_name=blob_name,
+                wrapped_key=blobs.new_wrapped_key(document_id=str(document_id)),
+                document_type_hint=document_type_hint,
+            )
+            document.save(force_insert=True)
+            blobs.blob_write(document=document, name=blob_name, plaintext=content)
+            audit_record(
+                tenant=tenant,
+                actor=uploaded_by,
+                action="document.uploaded",
+                object_type="document",
+                object_id=str(document.pk),
+                data={"sha256": sha256, "mime_type": mime_type, "size_bytes": len(content)},
+            )
+            document = document_enqueue(document=document)
+    except IntegrityError:
+        # A concurrent upload of the same bytes won the unique (tenant, sha256) race.
+        blobs.blob_delete(name=blob_name)
+        return UploadOutcome(Document.objects.get(tenant=tenant, sha256=sha256), created=False)
+    return UploadOutcome(document, created=True)
+
+
+def document_fail(*, document: Document, code: str, message: str) -> Document:
+    """Any in-flight state → FAILED with an operator-readable code; a no-op on a decided document."""
+    from apps.documents.state import IN_FLIGHT
+
+    fresh = Document.objects.get(pk=document.pk)
+    if fresh.status not in IN_FLIGHT:
+        return fresh
+    return document_transition(
+        document=fresh, target=DocumentStatus.FAILED, error_code=code, error_message=message, expected=fresh.status
+    )

@@ -1,0 +1,81 @@
+"""The document status machine (ARCHITECTURE §1): the one place a document changes state.
+
+``RECEIVED → QUEUED → PROCESSING → EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW → APPROVED | REJECTED``,
+and ``FAILED`` (with an error code) from any step before a decision. Anything else raises.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from apps.audit.services import audit_record
+from apps.documents.models import Document, DocumentStatus
+
+S = DocumentStatus
+
+ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
+    S.RECEIVED: frozenset({S.QUEUED, S.FAILED}),
+    S.QUEUED: frozenset({S.PROCESSING, S.FAILED}),
+    S.PROCESSING: frozenset({S.EXTRACTED, S.FAILED}),
+    S.EXTRACTED: frozenset({S.AUTO_APPROVED, S.NEEDS_REVIEW, S.FAILED}),
+    S.NEEDS_REVIEW: frozenset({S.APPROVED, S.REJECTED}),
+    S.AUTO_APPROVED: frozenset(),
+    S.APPROVED: frozenset(),
+    S.REJECTED: frozenset(),
+    S.FAILED: frozenset(),
+}
+TERMINAL = frozenset(s for s, targets in ALLOWED_TRANSITIONS.items() if not targets)
+# States the pipeline still owes work on; the reconciler watches these.
+IN_FLIGHT = frozenset({S.RECEIVED, S.QUEUED, S.PROCESSING, S.EXTRACTED})
+
+
+class IllegalTransitionError(Exception):
+    def __init__(self, document_id: object, source: str, target: str) -> None:
+        super().__init__(f"document {document_id}: {source} -> {target} is not allowed")
+        self.source = source
+        self.target = target
+
+
+def can_transition(source: str, target: str) -> bool:
+    return target in ALLOWED_TRANSITIONS.get(source, frozenset())
+
+
+@transaction.atomic
+def document_transition(
+    *,
+    document: Document,
+    target: str,
+    actor: AbstractBaseUser | None = None,
+    error_code: str = "",
+    error_message: str = "",
+    expected: str | None = None,
+) -> Document:
+    """Move ``document`` to ``target`` under a row lock, and audit it.
+
+    ``expected`` makes the call conditional: when the locked row is not in that state any more
+    (another worker got there first), the transition is skipped and the fresh row is returned,
+    which is what makes re-delivered tasks no-ops.
+    """
+    locked = Document.objects.select_for_update().get(pk=document.pk)
+    if expected is not None and locked.status != expected:
+        return locked
+    if not can_transition(locked.status, target):
+        raise IllegalTransitionError(locked.pk, locked.status, target)
+    source = locked.status
+    locked.status = target
+    locked.status_changed_at = timezone.now()
+    if target == S.FAILED:
+        locked.error_code = error_code or "internal_error"
+        locked.error_message = error_message
+    locked.save(update_fields=["status", "status_changed_at", "error_code", "error_message", "updated_at"])
+    audit_record(
+        tenant=locked.tenant,
+        actor=actor,
+        action="document.status_changed",
+        object_type="document",
+        object_id=str(locked.pk),
+        data={"from": source, "to": target, **({"error_code": locked.error_code} if target == S.FAILED else {})},
+    )
+    return locked

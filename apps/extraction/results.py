@@ -1,0 +1,60 @@
+"""The document result of ARCHITECTURE §3.1, shared by the API, the CLI and webhooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class FieldView:
+    name: str
+    value: str | None
+    confidence: float | None
+    page: int
+    bbox: list[float] | None
+    source: str
+    valid: bool | None
+
+
+def document_result(
+    *,
+    id: str | None,
+    file: str,
+    sha256: str,
+    status: str,
+    document_type: str | None,
+    document_type_confidence: float | None,
+    pages: int,
+    fields: list[FieldView],
+    checks: list[dict[str, Any]],
+    decision: str | None,
+    engine: dict[str, str] | None,
+    timings_ms: dict[str, int],
+    error: dict[str, str] | None,
+) -> dict[str, Any]:
+    return {
+        "id": id,
+        "file": file,
+        "sha256": sha256,
+        "status": status,
+        "document_type": document_type or None,
+        "document_type_confidence": document_type_confidence,
+        "pages": pages,
+        "fields": {
+            f.name: {
+                "value": f.value,
+                "confidence": f.confidence,
+                "page": f.page,
+                "bbox": [round(v, 4) for v in f.bbox] if f.bbox is not None else None,
+                "source": f.source,
+                "valid": f.valid,
+            }
+            for f in fields
+        },
+        "checks": [{"name": c["name"], "passed": c["passed"], "detail": c.get("detail", "")} for c in checks],
+        "decision": decision or None,
+        "engine": engine,
+        "timings_ms": timings_ms,
+        "error": error,
+    }

@@ -1,0 +1,11 @@
+"""The Celery app. Settings come from Django's (``CELERY_*``); tasks live in ``workers.tasks``."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+
+app = Celery("docintel")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks(["workers"])

@@ -1,0 +1,145 @@
+"""Settings shared by every environment. Values that vary come from ``DOCINTEL_*`` variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from config.env import env_bool, env_float, env_int, env_list, env_optional, env_path, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = env_path("DOCINTEL_VAR_DIR", BASE_DIR / "var")
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "insecure-development-key-change-me")
+DEBUG = env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "apps.tenants",
+    "apps.audit",
+    "apps.documents",
+    "apps.extraction",
+    "apps.ingestion",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# SQLite only as the zero-setup default; tests, CI and production set DATABASE_URL to PostgreSQL.
+DATABASES = {
+    "default": dj_database_url.config(
+        env="DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'docintel.sqlite3'}", conn_max_age=60
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The worker and the web server write concurrently; wait for SQLite's lock instead of failing.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 30}
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "ingestion:document_list"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+# Documents are stored encrypted through Django's storage API; this folder never holds plaintext.
+STORAGES = {
+    "default": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "blobs"), "base_url": None},
+    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Master key (base64, 32 bytes) that wraps each document's data key. Development generates one into var/.
+DOCINTEL_MASTER_KEY = env_optional("DOCINTEL_MASTER_KEY")
+DOCINTEL_MASTER_KEY_FILE = VAR_DIR / "master.key"
+
+# Operating limits (ARCHITECTURE §4).
+DOCINTEL_MAX_UPLOAD_BYTES = env_int("DOCINTEL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
+DOCINTEL_MAX_PAGES = env_int("DOCINTEL_MAX_PAGES", 200)
+DOCINTEL_MAX_IMAGE_PIXELS = env_int("DOCINTEL_MAX_IMAGE_PIXELS", 89_000_000)
+DOCINTEL_MAX_ATTEMPTS = env_int("DOCINTEL_MAX_ATTEMPTS", 5)
+# A document untouched this long in a non-terminal state is re-enqueued by the reconciler.
+DOCINTEL_STUCK_AFTER_S = env_int("DOCINTEL_STUCK_AFTER_S", 600)
+DOCINTEL_RECONCILE_EVERY_S = env_int("DOCINTEL_RECONCILE_EVERY_S", 60)
+# Pages are rendered/resized so that their longest side is at most this many pixels.
+DOCINTEL_PAGE_MAX_SIDE = env_int("DOCINTEL_PAGE_MAX_SIDE", 2400)
+
+# Inference: "triton" (the real server over gRPC) or "local" (the CPU engine in the worker process).
+DOCINTEL_ENGINE = env_str("DOCINTEL_ENGINE", "triton")
+DOCINTEL_TRITON_URL = env_str("DOCINTEL_TRITON_URL", "127.0.0.1:8101")
+DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
+# Decision: every required field must be valid and at least this confident to skip review.
+DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.9)
+
+# Celery on Redis. Messages are JSON and carry ids only.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = env_str("DOCINTEL_CELERY_QUEUE", "docintel")
+# Longer than a task can legitimately run (Triton timeout x retries), so Redis does not redeliver early.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("DOCINTEL_VISIBILITY_TIMEOUT_S", 3600)}
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-stuck-documents": {
+        "task": "workers.tasks.reconcile",
+        "schedule": float(DOCINTEL_RECONCILE_EVERY_S),
+    }
+}
+
+# Never log document contents or field values: log ids and error codes only.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": env_str("DOCINTEL_LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,25 @@
+"""Tests run against the real PostgreSQL and Redis of the machine (ARCHITECTURE: no fakes)."""
+
+import os
+
+import dj_database_url
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import VAR_DIR
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/docintel"), conn_max_age=0
+    )
+}
+# A Redis database of its own so tests never consume a developer's running stack's messages.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("DOCINTEL_CELERY_QUEUE", "docintel-test")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "default": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": os.environ.get("DOCINTEL_BLOB_DIR", str(VAR_DIR / "test-blobs"))},
+    },
+}

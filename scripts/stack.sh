@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# make up / down / status: Triton, a Celery worker (with beat) and the web server, in the background.
+# Idempotent: `up` starts only what is not running (so it also restarts a crashed process).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PY="$ROOT/.venv/bin/python"
+RUN="$ROOT/var/run"
+LOG="$ROOT/var/log"
+mkdir -p "$RUN" "$LOG"
+HTTP_PORT=${DOCINTEL_TRITON_HTTP_PORT:-8100}
+GRPC_PORT=${DOCINTEL_TRITON_GRPC_PORT:-8101}
+METRICS_PORT=${DOCINTEL_TRITON_METRICS_PORT:-8102}
+export DOCINTEL_TRITON_URL=${DOCINTEL_TRITON_URL:-127.0.0.1:$GRPC_PORT}
+
+running() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+
+start() {  # name, command...
+  local name=$1; shift
+  if running "$name"; then echo "$name already running (pid $(cat "$RUN/$name.pid"))"; return; fi
+  setsid "$@" >>"$LOG/$name.log" 2>&1 < /dev/null &
+  echo $! > "$RUN/$name.pid"
+  echo "started $name (pid $!, log var/log/$name.log)"
+}
+
+stop() {
+  local name=$1
+  if running "$name"; then
+    local pid; pid=$(cat "$RUN/$name.pid")
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    echo "stopped $name"
+  fi
+  rm -f "$RUN/$name.pid"
+}
+
+wait_http() {  # url, seconds, what
+  local deadline=$((SECONDS + $2))
+  until "$PY" -c "import sys,urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)" "$1" >/dev/null 2>&1; do
+    if [ $SECONDS -gt $deadline ]; then echo "$3 did not become ready; see var/log/" >&2; return 1; fi
+    sleep 1
+  done
+}
+
+case "${1:-}" in
+  up)
+    NEED_POSTGRES="" bash scripts/ensure_services.sh
+    "$PY" manage.py migrate --noinput >/dev/null
+    start triton "$PY" manage.py serve_models --http-port "$HTTP_PORT" --grpc-port "$GRPC_PORT" --metrics-port "$METRICS_PORT"
+    start worker "$PY" -m celery -A config worker -B --schedule "$RUN/celerybeat-schedule" --loglevel INFO --concurrency 2
+    start web "$PY" manage.py runserver 127.0.0.1:8000 --noreload
+    wait_http "http://127.0.0.1:$HTTP_PORT/v2/models/doc_pipeline/ready" 180 "Triton"
+    wait_http "http://127.0.0.1:8000/login/" 60 "the web server"
+    echo "DocIntel is up: http://127.0.0.1:8000/ (Triton gRPC $DOCINTEL_TRITON_URL)"
+    ;;
+  down)
+    for name in web worker triton; do stop "$name"; done
+    ;;
+  status)
+    for name in triton worker web; do
+      if running "$name"; then echo "$name: running (pid $(cat "$RUN/$name.pid"))"; else echo "$name: stopped"; fi
+    done
+    ;;
+  *)
+    echo "usage: $0 up|down|status" >&2; exit 2
+    ;;
+esac

@@ -1,0 +1,42 @@
+"""Shared fixtures. Integration fixtures start the real services (Triton, a Celery worker)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["tests.triton_server_fixture", "tests.celery_worker_fixture"]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+REALDATA = REPO_ROOT.parent / "shared" / "realdata"
+SAMPLES = REPO_ROOT / "samples"
+
+
+@pytest.fixture
+def tenant(db):  # noqa: ANN001, ANN201
+    from apps.tenants.services import tenant_create
+
+    return tenant_create(name="Acme Bank")
+
+
+@pytest.fixture
+def other_tenant(db):  # noqa: ANN001, ANN201
+    from apps.tenants.services import tenant_create
+
+    return tenant_create(name="Other Bank")
+
+
+@pytest.fixture
+def operator(tenant, django_user_model):  # noqa: ANN001, ANN201
+    from apps.tenants.services import membership_grant
+
+    user = django_user_model.objects.create_user(username="olivia", password="correct horse battery")
+    membership_grant(tenant=tenant, user=user, role="operator")
+    return user
+
+
+@pytest.fixture
+def operator_client(client, operator):  # noqa: ANN001, ANN201
+    client.force_login(operator)
+    return client

@@ -1,0 +1,70 @@
+import datetime as dt
+
+from apps.extraction.calibration import calibrate
+from apps.extraction.services import result_assess
+from engines.types import Check, EngineResult, FieldResult
+
+TODAY = dt.date(2026, 11, 30)
+
+
+def _passport(expiry: str = "2031-04-15", doc_valid: bool = True, confidence: float = 0.99) -> EngineResult:
+    def f(value, valid=True):
+        return FieldResult(value=value, confidence=confidence, page=1, bbox=(0.1, 0.8, 0.5, 0.85), source="mrz", valid=valid)
+
+    return EngineResult(
+        document_type="passport",
+        document_type_confidence=0.99,
+        pages=1,
+        fields={
+            "document_number": f("L898902C3", doc_valid),
+            "surname": f("ERIKSSON", None),
+            "given_names": f("ANNA MARIA", None),
+            "nationality": f("UTO", None),
+            "date_of_birth": f("1974-08-12"),
+            "sex": f("F", None),
+            "date_of_expiry": f(expiry),
+            "issuing_country": f("UTO", None),
+        },
+        checks=[Check("mrz_check_digits", doc_valid)],
+    )
+
+
+def test_confident_valid_unexpired_passport_is_auto_approved():
+    assessment = result_assess(result=_passport(), today=TODAY)
+    assert assessment.decision.outcome == "auto_approved", assessment.decision.reasons
+
+
+def test_expired_passport_needs_review():
+    assessment = result_assess(result=_passport(expiry="2012-04-15"), today=TODAY)
+    assert assessment.decision.outcome == "needs_review"
+    assert {c.name: c.passed for c in assessment.result.checks}["document_not_expired"] is False
+
+
+def test_failed_check_digit_lowers_confidence_and_needs_review():
+    assessment = result_assess(result=_passport(doc_valid=False), today=TODAY)
+    assert assessment.confidences["document_number"] < 0.3
+    assert assessment.decision.outcome == "needs_review"
+
+
+def test_birth_date_in_the_future_is_invalid():
+    result = _passport()
+    fields = dict(result.fields)
+    fields["date_of_birth"] = FieldResult("2030-01-01", 0.99, 1, None, "mrz", True)
+    assessment = result_assess(result=EngineResult(**{**result.__dict__, "fields": fields}), today=TODAY)
+    assert assessment.result.fields["date_of_birth"].valid is False
+    assert assessment.decision.outcome == "needs_review"
+
+
+def test_unknown_document_type_is_never_auto_approved():
+    result = EngineResult(document_type="other", document_type_confidence=0.3, pages=1, fields={})
+    assert result_assess(result=result, today=TODAY).decision.outcome == "needs_review"
+
+
+def test_calibration_is_monotone_and_ranks_verified_above_unverified_above_failed():
+    raws = [i / 20 for i in range(21)]
+    for evidence in (True, None, False):
+        values = [calibrate(raw_confidence=r, valid=evidence) for r in raws]
+        assert values == sorted(values)
+    for r in raws:
+        assert calibrate(raw_confidence=r, valid=True) >= calibrate(raw_confidence=r, valid=None)
+        assert calibrate(raw_confidence=r, valid=None) >= calibrate(raw_confidence=r, valid=False)

@@ -1,0 +1,1 @@
+"""Celery tasks, the Triton server launcher and client, and page preprocessing (ARCHITECTURE §2)."""

@@ -1,0 +1,88 @@
+"""Celery tasks: thin adapters that receive a document id and run one pipeline step.
+
+Reliability comes from the settings (``acks_late``, ``reject_on_worker_lost``, prefetch 1) and
+from the steps being idempotent on the document's state; the next step is sent only after the
+previous one committed. An unreachable Triton is retried with backoff; anything unexpected
+fails the document with ``internal_error`` instead of looping.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from celery import shared_task
+from django.conf import settings
+
+from apps.documents import error_codes
+from apps.documents.models import Document
+from apps.documents.pipeline import (
+    StepOutcome,
+    document_decide,
+    document_infer,
+    document_prepare,
+    document_validate,
+    documents_reconcile,
+)
+from apps.documents.services import document_fail, task_send
+from apps.extraction.readers import reader_for
+from workers.triton_client import TritonUnavailableError
+
+logger = logging.getLogger(__name__)
+
+
+def _run_step(step_name: str, document_id: str, step: Callable[[], StepOutcome]) -> str:
+    try:
+        outcome = step()
+    except TritonUnavailableError:
+        raise
+    except Document.DoesNotExist:
+        logger.warning("%s: document %s does not exist", step_name, document_id)
+        return "missing"
+    except Exception as exc:
+        # Log the type only: exception texts can quote document content.
+        logger.exception("%s failed for document %s (%s)", step_name, document_id, type(exc).__name__)
+        document = Document.objects.filter(pk=document_id).first()
+        if document is not None:
+            document_fail(
+                document=document,
+                code=error_codes.INTERNAL_ERROR,
+                message=f"{step_name} failed unexpectedly ({type(exc).__name__})",
+            )
+        return "failed"
+    if outcome.next_task:
+        task_send(outcome.next_task, document_id)
+    return "done" if outcome.ran else "skipped"
+
+
+@shared_task(name="workers.tasks.prepare")
+def prepare(document_id: str) -> str:
+    return _run_step("prepare", document_id, lambda: document_prepare(document_id=document_id))
+
+
+@shared_task(
+    name="workers.tasks.infer",
+    autoretry_for=(TritonUnavailableError,),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+)
+def infer(document_id: str) -> str:
+    reader = reader_for(settings.DOCINTEL_ENGINE)
+    return _run_step("infer", document_id, lambda: document_infer(document_id=document_id, reader=reader))
+
+
+@shared_task(name="workers.tasks.validate")
+def validate(document_id: str) -> str:
+    return _run_step("validate", document_id, lambda: document_validate(document_id=document_id))
+
+
+@shared_task(name="workers.tasks.decide")
+def decide(document_id: str) -> str:
+    return _run_step("decide", document_id, lambda: document_decide(document_id=document_id))
+
+
+@shared_task(name="workers.tasks.reconcile")
+def reconcile() -> int:
+    return len(documents_reconcile())
