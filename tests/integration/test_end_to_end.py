@@ -1,0 +1,86 @@
+"""The whole path on the real services: web upload → PostgreSQL → Celery on Redis → Triton → fields.
+
+GIVEN a Triton server over model_repo/ and a Celery worker process on Redis (session fixtures),
+WHEN files are uploaded through the web view, THEN the worker carries them to a decision and the
+fields land in PostgreSQL; bad files fail with a readable code without disturbing the rest.
+"""
+
+import io
+import json
+import time
+
+import pytest
+from django.urls import reverse
+
+from apps.documents.models import Document, DocumentStatus as S
+from apps.documents.state import IN_FLIGHT
+from tests.conftest import REALDATA
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+SPECIMENS = REALDATA / "id_specimens"
+
+
+def _file(content: bytes, name: str) -> io.BytesIO:
+    handle = io.BytesIO(content)
+    handle.name = name
+    return handle
+
+
+def _upload(client, content: bytes, name: str) -> Document:
+    response = client.post(reverse("ingestion:document_list"), {"file": _file(content, name)})
+    assert response.status_code == 302, response.content[:500]
+    return Document.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+
+
+def _wait_until_settled(document: Document, timeout_s: float = 120) -> Document:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        document.refresh_from_db()
+        if document.status not in IN_FLIGHT:
+            return document
+        time.sleep(0.25)
+    raise AssertionError(f"document still {document.status} after {timeout_s} s")
+
+
+@pytest.fixture
+def worker(celery_worker_process):  # noqa: ANN001, ANN201
+    return celery_worker_process
+
+
+@pytest.mark.skipif(not SPECIMENS.exists(), reason="../shared/realdata is not beside the checkout")
+@pytest.mark.parametrize("name", ["mrzdocs_passports_ICAO_Example.png", "mrzdocs_id_cards_Sweden.png"])
+def test_uploaded_document_is_extracted_through_celery_and_triton(worker, operator_client, name):
+    truth = json.loads((SPECIMENS / "truth.json").read_text())[name]
+    document = _wait_until_settled(_upload(operator_client, (SPECIMENS / name).read_bytes(), name))
+    assert document.status in {S.AUTO_APPROVED, S.NEEDS_REVIEW}, (document.error_code, document.error_message)
+    assert document.document_type == truth["document_type"]
+    extraction = document.extractions.get()
+    assert extraction.engine_name == "cpu-reference"
+    stored = {f.name: f.value for f in extraction.fields.all()}
+    assert {k: stored.get(k) for k in truth["fields"]} == truth["fields"]
+    result = operator_client.get(reverse("ingestion:document_result_json", args=[document.pk])).json()
+    assert result["status"] == document.status and result["fields"]["surname"]["source"] == "mrz"
+
+
+@pytest.mark.skipif(not SPECIMENS.exists(), reason="../shared/realdata is not beside the checkout")
+def test_duplicate_upload_does_not_create_a_second_document(worker, operator_client):
+    content = (SPECIMENS / "mrzdocs_passports_Japan.png").read_bytes()
+    first = _upload(operator_client, content, "japan.png")
+    second = _upload(operator_client, content, "japan-again.png")
+    assert first.pk == second.pk
+    _wait_until_settled(first)
+    assert Document.objects.count() == 1 and first.extractions.count() == 1
+
+
+def test_corrupt_file_fails_readably_and_the_next_document_still_works(worker, operator_client):
+    broken = _wait_until_settled(_upload(operator_client, b"\xff\xd8\xff\xe0" + b"\x13" * 4000, "broken.jpg"))
+    assert (broken.status, broken.error_code) == (S.FAILED, "unreadable_image")
+    page = operator_client.get(reverse("ingestion:document_detail", args=[broken.pk]))
+    assert b"unreadable_image" in page.content
+
+    blank = io.BytesIO()
+    from PIL import Image
+
+    Image.new("RGB", (600, 400), "white").save(blank, format="PNG")
+    after = _wait_until_settled(_upload(operator_client, blank.getvalue(), "blank.png"))
+    assert after.status == S.NEEDS_REVIEW and after.document_type == "other"
