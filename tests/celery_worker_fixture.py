@@ -30,7 +30,9 @@ def _purge_queue(env: dict[str, str]) -> None:
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker, triton_server: str, tmp_path_factory) -> Iterator[str]:  # noqa: ANN001
+def celery_worker_process(
+    django_db_setup, django_db_blocker, triton_server: str, tmp_path_factory
+) -> Iterator[str]:
     from django.conf import settings
 
     db = settings.DATABASES["default"]

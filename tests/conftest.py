@@ -14,21 +14,21 @@ SAMPLES = REPO_ROOT / "samples"
 
 
 @pytest.fixture
-def tenant(db):  # noqa: ANN001, ANN201
+def tenant(db):
     from apps.tenants.services import tenant_create
 
     return tenant_create(name="Acme Bank")
 
 
 @pytest.fixture
-def other_tenant(db):  # noqa: ANN001, ANN201
+def other_tenant(db):
     from apps.tenants.services import tenant_create
 
     return tenant_create(name="Other Bank")
 
 
 @pytest.fixture
-def operator(tenant, django_user_model):  # noqa: ANN001, ANN201
+def operator(tenant, django_user_model):
     from apps.tenants.services import membership_grant
 
     user = django_user_model.objects.create_user(username="olivia", password="correct horse battery")
@@ -37,6 +37,6 @@ def operator(tenant, django_user_model):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def operator_client(client, operator):  # noqa: ANN001, ANN201
+def operator_client(client, operator):
     client.force_login(operator)
     return client

@@ -43,7 +43,9 @@ def _fit(image: Image.Image, max_side: int) -> Image.Image:
     if longest <= max_side:
         return image
     scale = max_side / longest
-    return image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.LANCZOS)
+    return image.resize(
+        (max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.Resampling.LANCZOS
+    )
 
 
 def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
@@ -52,7 +54,9 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
         with Image.open(io.BytesIO(data)) as image:
             frames = getattr(image, "n_frames", 1)
             if frames > limits.max_pages:
-                raise EngineError("too_many_pages", f"the file has {frames} pages; the limit is {limits.max_pages}")
+                raise EngineError(
+                    "too_many_pages", f"the file has {frames} pages; the limit is {limits.max_pages}"
+                )
             pages = []
             for index in range(frames):
                 image.seek(index)
@@ -65,7 +69,9 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
     except Image.DecompressionBombError as exc:
         raise EngineError("image_too_large", "the image has more pixels than the limit allows") from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise EngineError("unreadable_image", "the image could not be decoded (corrupt or truncated)") from exc
+        raise EngineError(
+            "unreadable_image", "the image could not be decoded (corrupt or truncated)"
+        ) from exc
 
 
 def _pdf_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
@@ -81,7 +87,9 @@ def _pdf_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
         if len(pdf) == 0:
             raise EngineError("corrupt_pdf", "the PDF has no pages")
         if len(pdf) > limits.max_pages:
-            raise EngineError("too_many_pages", f"the PDF has {len(pdf)} pages; the limit is {limits.max_pages}")
+            raise EngineError(
+                "too_many_pages", f"the PDF has {len(pdf)} pages; the limit is {limits.max_pages}"
+            )
         pages = []
         for index in range(len(pdf)):
             page = pdf[index]
@@ -90,7 +98,9 @@ def _pdf_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
             scale = limits.max_side / max(width_pt, height_pt, 1.0)
             image = page.render(scale=scale).to_pil()
             text = page.get_textpage().get_text_range()
-            pages.append(PreparedPage(index + 1, _encode_png(image.convert("RGB")), image.width, image.height, text))
+            pages.append(
+                PreparedPage(index + 1, _encode_png(image.convert("RGB")), image.width, image.height, text)
+            )
         return pages
     finally:
         pdf.close()

@@ -32,6 +32,9 @@ class AuditEvent(models.Model):
         ordering = ["id"]
         indexes = [models.Index(fields=["object_type", "object_id"])]
 
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}:{self.object_id}"
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise AuditEventImmutableError("audit events are append-only")
@@ -39,6 +42,3 @@ class AuditEvent(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AuditEventImmutableError("audit events are append-only")
-
-    def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}:{self.object_id}"

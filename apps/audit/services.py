@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.audit.models import AuditEvent
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     from apps.tenants.models import Tenant
 
@@ -48,7 +48,7 @@ def _lock_chain() -> None:
 def audit_record(
     *,
     tenant: Tenant | None,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     action: str,
     object_type: str,
     object_id: str,

@@ -70,6 +70,9 @@ class Page(models.Model):
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["document", "number"], name="one_page_per_number")]
 
+    def __str__(self) -> str:
+        return f"page {self.number} of {self.document_id}"
+
 
 class Extraction(models.Model):
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="extractions")
@@ -85,11 +88,14 @@ class Extraction(models.Model):
     class Meta:
         get_latest_by = "created_at"
 
+    def __str__(self) -> str:
+        return f"{self.engine_name} {self.engine_version} on {self.document_id}"
+
 
 class Field(models.Model):
     extraction = models.ForeignKey(Extraction, on_delete=models.CASCADE, related_name="fields")
     name = models.CharField(max_length=100)
-    value = models.TextField(null=True, blank=True)
+    value = models.TextField(null=True, blank=True)  # noqa: DJ001 — "not found" differs from ""
     raw_confidence = models.FloatField()
     confidence = models.FloatField(null=True, blank=True)  # calibrated; set by the validate step
     page = models.PositiveIntegerField(default=1)
@@ -100,3 +106,6 @@ class Field(models.Model):
     class Meta:
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["extraction", "name"], name="one_field_per_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} of extraction {self.extraction_id}"

@@ -89,10 +89,14 @@ def document_prepare(*, document_id: str) -> StepOutcome:
     try:
         original = blobs.blob_read(document=document, name=document.blob_name)
     except blobs.BlobMissingError:
-        document_fail(document=document, code=error_codes.BLOB_MISSING, message="the stored original is missing")
+        document_fail(
+            document=document, code=error_codes.BLOB_MISSING, message="the stored original is missing"
+        )
         return StepOutcome(ran=True)
     except DecryptionError:
-        document_fail(document=document, code=error_codes.BLOB_MISSING, message="the stored original is unreadable")
+        document_fail(
+            document=document, code=error_codes.BLOB_MISSING, message="the stored original is unreadable"
+        )
         return StepOutcome(ran=True)
     limits = PageLimits(
         max_pages=settings.DOCINTEL_MAX_PAGES,
@@ -136,7 +140,9 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
     try:
         page_images = [blobs.blob_read(document=document, name=p.blob_name) for p in document.pages.all()]
     except (blobs.BlobMissingError, DecryptionError):
-        document_fail(document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing")
+        document_fail(
+            document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing"
+        )
         return StepOutcome(ran=True)
     try:
         result = reader.read_document(page_images, document_type_hint=document.document_type_hint or None)
@@ -195,7 +201,9 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
             row.valid = assessed.valid
             row.confidence = assessment.confidences[row.name]
             row.save(update_fields=["valid", "confidence"])
-        extraction.checks = [{"name": c.name, "passed": c.passed, "detail": c.detail} for c in assessment.result.checks]
+        extraction.checks = [
+            {"name": c.name, "passed": c.passed, "detail": c.detail} for c in assessment.result.checks
+        ]
         extraction.calibration_version = assessment.calibration_version
         extraction.validated_at = timezone.now()
         extraction.save(update_fields=["checks", "calibration_version", "validated_at"])
@@ -247,7 +255,9 @@ def documents_reconcile(*, now: dt.datetime | None = None) -> list[tuple[str, st
     cutoff = now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
     actions: list[tuple[str, str]] = []
     stuck_ids = list(
-        Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)[:500]
+        Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)[
+            :500
+        ]
     )
     for document_id in stuck_ids:
         with transaction.atomic():

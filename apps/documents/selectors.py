@@ -5,20 +5,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from apps.documents.models import Document, Extraction
 from apps.extraction.results import FieldView, document_result
 
 
-def documents_visible_to(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Document]:
+def documents_visible_to(*, user: User | AnonymousUser) -> QuerySet[Document]:
     if not user.is_authenticated:
         return Document.objects.none()
     return Document.objects.filter(tenant__memberships__user=user).select_related("tenant")
 
 
-def document_get_for_user(*, user: AbstractBaseUser | AnonymousUser, document_id: str) -> Document | None:
+def document_get_for_user(*, user: User | AnonymousUser, document_id: str) -> Document | None:
     """None both for a missing id and for another tenant's document: callers answer 404 to both."""
     try:
         uuid.UUID(str(document_id))

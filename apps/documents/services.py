@@ -8,12 +8,12 @@ import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
 from apps.documents import blobs, error_codes
-from apps.documents.filetypes import SUPPORTED_MIME_TYPES, sniff_mime_type
+from apps.documents.filetypes import sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.state import document_transition
 from apps.extraction.schemas import DOCUMENT_TYPES
@@ -52,13 +52,17 @@ def _validate_upload(content: bytes, document_type_hint: str) -> str:
             "unsupported file type; upload a JPEG, PNG, TIFF, WebP image or a PDF",
         )
     if document_type_hint and document_type_hint not in DOCUMENT_TYPES:
-        raise UploadRejectedError("unknown_document_type", f"document_type must be one of {', '.join(DOCUMENT_TYPES)}")
+        raise UploadRejectedError(
+            "unknown_document_type", f"document_type must be one of {', '.join(DOCUMENT_TYPES)}"
+        )
     return mime_type
 
 
 def document_enqueue(*, document: Document) -> Document:
     """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits."""
-    document = document_transition(document=document, target=DocumentStatus.QUEUED, expected=DocumentStatus.RECEIVED)
+    document = document_transition(
+        document=document, target=DocumentStatus.QUEUED, expected=DocumentStatus.RECEIVED
+    )
     document_id = str(document.pk)
     transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
     return document
@@ -71,8 +75,10 @@ def task_send(task_name: str, document_id: str) -> None:
 
     try:
         app.send_task(task_name, args=[document_id])
-    except Exception:  # noqa: BLE001 — any broker failure leaves the reconciler to retry
-        logger.warning("could not enqueue %s for document %s; the reconciler will retry", task_name, document_id)
+    except Exception:
+        logger.warning(
+            "could not enqueue %s for document %s; the reconciler will retry", task_name, document_id
+        )
 
 
 def document_upload(
@@ -80,7 +86,7 @@ def document_upload(
     tenant: Tenant,
     content: bytes,
     original_name: str,
-    uploaded_by: AbstractBaseUser | None,
+    uploaded_by: User | None,
     document_type_hint: str = "",
 ) -> UploadOutcome:
     mime_type = _validate_upload(content, document_type_hint)
@@ -131,5 +137,9 @@ def document_fail(*, document: Document, code: str, message: str) -> Document:
     if fresh.status not in IN_FLIGHT:
         return fresh
     return document_transition(
-        document=fresh, target=DocumentStatus.FAILED, error_code=code, error_message=message, expected=fresh.status
+        document=fresh,
+        target=DocumentStatus.FAILED,
+        error_code=code,
+        error_message=message,
+        expected=fresh.status,
     )

@@ -6,7 +6,7 @@ and ``FAILED`` (with an error code) from any step before a decision. Anything el
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -47,7 +47,7 @@ def document_transition(
     *,
     document: Document,
     target: str,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     error_code: str = "",
     error_message: str = "",
     expected: str | None = None,
@@ -76,6 +76,10 @@ def document_transition(
         action="document.status_changed",
         object_type="document",
         object_id=str(locked.pk),
-        data={"from": source, "to": target, **({"error_code": locked.error_code} if target == S.FAILED else {})},
+        data={
+            "from": source,
+            "to": target,
+            **({"error_code": locked.error_code} if target == S.FAILED else {}),
+        },
     )
     return locked

@@ -39,7 +39,9 @@ def _failed(path: Path, sha256: str, code: str, message: str, timings: dict[str,
     )
 
 
-def extract_file(*, path: Path, reader: DocumentReader, document_type_hint: str | None = None) -> dict[str, Any]:
+def extract_file(
+    *, path: Path, reader: DocumentReader, document_type_hint: str | None = None
+) -> dict[str, Any]:
     """One ARCHITECTURE §3.1 result for the file at ``path`` (errors are results too)."""
     timings: dict[str, int] = {}
     try:

@@ -6,5 +6,6 @@ from apps.extraction.schemas import DOCUMENT_TYPES
 class UploadForm(forms.Form):
     file = forms.FileField()
     document_type = forms.ChoiceField(
-        required=False, choices=[("", "Detect automatically")] + [(t, t.replace("_", " ")) for t in DOCUMENT_TYPES]
+        required=False,
+        choices=[("", "Detect automatically")] + [(t, t.replace("_", " ")) for t in DOCUMENT_TYPES],
     )

@@ -28,7 +28,9 @@ def document_list(request: HttpRequest) -> HttpResponse:
         elif form.is_valid():
             upload = form.cleaned_data["file"]
             if upload.size > settings.DOCINTEL_MAX_UPLOAD_BYTES:
-                form.add_error("file", f"The file is larger than {settings.DOCINTEL_MAX_UPLOAD_BYTES // 2**20} MB.")
+                form.add_error(
+                    "file", f"The file is larger than {settings.DOCINTEL_MAX_UPLOAD_BYTES // 2**20} MB."
+                )
                 status = 413
             else:
                 try:
@@ -41,14 +43,23 @@ def document_list(request: HttpRequest) -> HttpResponse:
                     )
                 except UploadRejectedError as exc:
                     form.add_error("file", exc.message)
-                    status = 413 if exc.code == "file_too_large" else 415 if exc.code == "unsupported_file_type" else 400
+                    status = (
+                        413
+                        if exc.code == "file_too_large"
+                        else 415
+                        if exc.code == "unsupported_file_type"
+                        else 400
+                    )
                 else:
                     return redirect("ingestion:document_detail", document_id=outcome.document.pk)
         else:
             status = 400
     documents = documents_visible_to(user=request.user).order_by("-created_at")[:50]
     return render(
-        request, "ingestion/document_list.html", {"form": form, "documents": documents, "tenant": tenant}, status=status
+        request,
+        "ingestion/document_list.html",
+        {"form": form, "documents": documents, "tenant": tenant},
+        status=status,
     )
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from apps.tenants.models import Tenant
 
 
-def tenants_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tenant]:
+def tenants_for_user(*, user: User | AnonymousUser) -> QuerySet[Tenant]:
     if not user.is_authenticated:
         return Tenant.objects.none()
     return Tenant.objects.filter(memberships__user=user).order_by("name")

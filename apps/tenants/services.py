@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from apps.audit.services import audit_record
@@ -21,12 +21,16 @@ def tenant_create(*, name: str) -> Tenant:
     if Tenant.objects.filter(name=name).exists():
         raise TenantExistsError(f"tenant {name!r} already exists")
     tenant = Tenant.objects.create(name=name)
-    audit_record(tenant=tenant, actor=None, action="tenant.created", object_type="tenant", object_id=str(tenant.id))
+    audit_record(
+        tenant=tenant, actor=None, action="tenant.created", object_type="tenant", object_id=str(tenant.id)
+    )
     return tenant
 
 
 @transaction.atomic
-def membership_grant(*, tenant: Tenant, user: AbstractBaseUser, role: str = Membership.Role.UPLOADER) -> Membership:
+def membership_grant(
+    *, tenant: Tenant, user: User, role: str = Membership.Role.UPLOADER
+) -> Membership:
     membership, _ = Membership.objects.update_or_create(tenant=tenant, user=user, defaults={"role": role})
     audit_record(
         tenant=tenant,

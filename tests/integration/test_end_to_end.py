@@ -12,7 +12,8 @@ import time
 import pytest
 from django.urls import reverse
 
-from apps.documents.models import Document, DocumentStatus as S
+from apps.documents.models import Document
+from apps.documents.models import DocumentStatus as S
 from apps.documents.state import IN_FLIGHT
 from tests.conftest import REALDATA
 
@@ -43,7 +44,7 @@ def _wait_until_settled(document: Document, timeout_s: float = 120) -> Document:
 
 
 @pytest.fixture
-def worker(celery_worker_process):  # noqa: ANN001, ANN201
+def worker(celery_worker_process):
     return celery_worker_process
 
 

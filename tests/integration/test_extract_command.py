@@ -34,7 +34,9 @@ def test_local_and_triton_engines_give_the_same_fields(triton_server, settings):
     assert [r["file"] for r in local] == [r["file"] for r in remote]
     for a, b in zip(local, remote, strict=True):
         assert a["error"] is None, a["error"]
-        assert {k: v["value"] for k, v in a["fields"].items()} == {k: v["value"] for k, v in b["fields"].items()}
+        assert {k: v["value"] for k, v in a["fields"].items()} == {
+            k: v["value"] for k, v in b["fields"].items()
+        }
         assert a["document_type"] == b["document_type"] in {"passport", "id_card"}
 
 

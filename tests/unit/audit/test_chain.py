@@ -9,7 +9,9 @@ pytestmark = pytest.mark.django_db
 
 def _three_events():
     return [
-        audit_record(tenant=None, actor=None, action=f"test.{i}", object_type="thing", object_id=str(i), data={"n": i})
+        audit_record(
+            tenant=None, actor=None, action=f"test.{i}", object_type="thing", object_id=str(i), data={"n": i}
+        )
         for i in range(3)
     ]
 

@@ -6,7 +6,8 @@ import json
 import pytest
 from django.utils import timezone
 
-from apps.documents.models import Document, DocumentStatus as S
+from apps.documents.models import Document
+from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import (
     INFER,
     PREPARE,

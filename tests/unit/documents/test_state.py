@@ -50,7 +50,9 @@ def test_illegal_transition_raises_and_leaves_the_document_unchanged(tenant):
 @pytest.mark.django_db
 def test_transition_is_audited_and_failure_keeps_its_error_code(tenant):
     document = make_document(tenant)
-    document_transition(document=document, target=S.FAILED, error_code="unreadable_image", error_message="bad")
+    document_transition(
+        document=document, target=S.FAILED, error_code="unreadable_image", error_message="bad"
+    )
     document.refresh_from_db()
     assert (document.status, document.error_code) == (S.FAILED, "unreadable_image")
     event = AuditEvent.objects.filter(object_id=str(document.pk), action="document.status_changed").get()
@@ -63,4 +65,6 @@ def test_expected_state_makes_a_repeated_transition_a_no_op(tenant):
     document_transition(document=document, target=S.QUEUED, expected=S.RECEIVED)
     again = document_transition(document=document, target=S.QUEUED, expected=S.RECEIVED)
     assert again.status == S.QUEUED
-    assert AuditEvent.objects.filter(object_id=str(document.pk), action="document.status_changed").count() == 1
+    assert (
+        AuditEvent.objects.filter(object_id=str(document.pk), action="document.status_changed").count() == 1
+    )

@@ -44,7 +44,11 @@ def test_same_bytes_for_another_tenant_is_another_document(tenant, other_tenant)
 
 @pytest.mark.parametrize(
     ("content", "code"),
-    [(b"", "empty_file"), (b"MZ\x90\x00 an executable", "unsupported_file_type"), (b"hello, world", "unsupported_file_type")],
+    [
+        (b"", "empty_file"),
+        (b"MZ\x90\x00 an executable", "unsupported_file_type"),
+        (b"hello, world", "unsupported_file_type"),
+    ],
 )
 def test_unacceptable_uploads_are_rejected_with_a_code_and_store_nothing(tenant, content, code):
     with pytest.raises(UploadRejectedError) as caught:

@@ -9,7 +9,9 @@ TODAY = dt.date(2026, 11, 30)
 
 def _passport(expiry: str = "2031-04-15", doc_valid: bool = True, confidence: float = 0.99) -> EngineResult:
     def f(value, valid=True):
-        return FieldResult(value=value, confidence=confidence, page=1, bbox=(0.1, 0.8, 0.5, 0.85), source="mrz", valid=valid)
+        return FieldResult(
+            value=value, confidence=confidence, page=1, bbox=(0.1, 0.8, 0.5, 0.85), source="mrz", valid=valid
+        )
 
     return EngineResult(
         document_type="passport",

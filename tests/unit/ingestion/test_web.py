@@ -46,14 +46,18 @@ def test_upload_creates_a_queued_document_and_shows_it(operator_client, tenant):
 
 
 def test_uploading_a_text_file_is_refused_with_a_message(operator_client):
-    response = operator_client.post(reverse("ingestion:document_list"), {"file": _file(b"just text", "notes.txt")})
+    response = operator_client.post(
+        reverse("ingestion:document_list"), {"file": _file(b"just text", "notes.txt")}
+    )
     assert response.status_code == 415
     assert b"unsupported file type" in response.content
     assert Document.objects.count() == 0
 
 
 def test_another_tenants_document_is_not_found(operator_client, other_tenant):
-    theirs = document_upload(tenant=other_tenant, content=_png(), original_name="x.png", uploaded_by=None).document
+    theirs = document_upload(
+        tenant=other_tenant, content=_png(), original_name="x.png", uploaded_by=None
+    ).document
     assert operator_client.get(reverse("ingestion:document_detail", args=[theirs.pk])).status_code == 404
     assert operator_client.get(reverse("ingestion:document_result_json", args=[theirs.pk])).status_code == 404
 

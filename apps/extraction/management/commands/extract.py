@@ -37,7 +37,9 @@ class Command(BaseCommand):
             try:
                 result = extract_file(path=path, reader=reader, document_type_hint=options["document_type"])
             except TritonUnavailableError as exc:
-                raise CommandError(f"Triton is not reachable ({exc}); start it with `manage.py serve_models`") from exc
+                raise CommandError(
+                    f"Triton is not reachable ({exc}); start it with `manage.py serve_models`"
+                ) from exc
             if options["format"] == "jsonl":
                 self.stdout.write(json.dumps(result, ensure_ascii=False))
             else:

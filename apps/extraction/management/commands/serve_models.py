@@ -11,7 +11,9 @@ from workers.triton_server import serve
 
 
 class Command(BaseCommand):
-    help = "Start Triton Inference Server over model_repo/ (the bundled CPU server where no system one exists)."
+    help = (
+        "Start Triton Inference Server over model_repo/ (the bundled CPU server where no system one exists)."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--http-port", type=int, default=8100)
@@ -20,7 +22,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         code = serve(
-            http_port=options["http_port"], grpc_port=options["grpc_port"], metrics_port=options["metrics_port"]
+            http_port=options["http_port"],
+            grpc_port=options["grpc_port"],
+            metrics_port=options["metrics_port"],
         )
         if code:
             raise SystemExit(code)

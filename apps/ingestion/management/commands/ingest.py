@@ -29,7 +29,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("directory", type=Path)
         parser.add_argument("--tenant", required=True)
-        parser.add_argument("--wait", type=float, default=0.0, help="seconds to wait for the results (0: don't)")
+        parser.add_argument(
+            "--wait", type=float, default=0.0, help="seconds to wait for the results (0: don't)"
+        )
         parser.add_argument("--format", choices=("jsonl", "table"), default="table")
 
     def _progress(self, done: int, total: int, started: float, label: str) -> None:
@@ -42,11 +44,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         tenant = tenant_get_by_name(name=options["tenant"])
         if tenant is None:
-            raise CommandError(f"no tenant named {options['tenant']!r}; create it with `manage.py create_tenant`")
+            raise CommandError(
+                f"no tenant named {options['tenant']!r}; create it with `manage.py create_tenant`"
+            )
         directory: Path = options["directory"]
         if not directory.is_dir():
             raise CommandError(f"{directory} is not a folder")
-        files = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith(".") and p.suffix != ".json" and p.suffix != ".md")
+        files = sorted(
+            p
+            for p in directory.iterdir()
+            if p.is_file() and not p.name.startswith(".") and p.suffix != ".json" and p.suffix != ".md"
+        )
         started = time.monotonic()
         ids: list[str] = []
         rejected = 0

@@ -22,10 +22,14 @@ class Command(BaseCommand):
         parser.add_argument("name")
         parser.add_argument("--user", help="username to add to the tenant (created if missing)")
         parser.add_argument(
-            "--password-env", default="DOCINTEL_USER_PASSWORD", help="environment variable holding the new user's password"
+            "--password-env",
+            default="DOCINTEL_USER_PASSWORD",
+            help="environment variable holding the new user's password",
         )
         parser.add_argument("--role", choices=Membership.Role.values, default=Membership.Role.ADMIN)
-        parser.add_argument("--if-missing", action="store_true", help="succeed quietly when the tenant exists")
+        parser.add_argument(
+            "--if-missing", action="store_true", help="succeed quietly when the tenant exists"
+        )
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
@@ -35,8 +39,10 @@ class Command(BaseCommand):
         except TenantExistsError as exc:
             if not options["if_missing"]:
                 raise CommandError(str(exc)) from exc
-            tenant = tenant_get_by_name(name=options["name"])
-            assert tenant is not None
+            existing = tenant_get_by_name(name=options["name"])
+            if existing is None:
+                raise CommandError("the tenant disappeared while being looked up") from exc
+            tenant = existing
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         if options["user"]:
