@@ -51,7 +51,12 @@ def triton_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     http_port, grpc_port, metrics_port = _free_ports(3)
     log_path = tmp_path_factory.mktemp("triton") / "tritonserver.log"
     process = launcher.start_background(
-        http_port=http_port, grpc_port=grpc_port, metrics_port=metrics_port, log_path=log_path, log_verbose=1
+        http_port=http_port,
+        grpc_port=grpc_port,
+        metrics_port=metrics_port,
+        log_path=log_path,
+        log_verbose=1,
+        die_with_parent=True,
     )
     try:
         launcher.wait_until_ready(f"127.0.0.1:{http_port}", READY_TIMEOUT_S, process=process)

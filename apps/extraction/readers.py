@@ -5,6 +5,7 @@ Both return the same ``EngineResult``; ``manage.py extract --engine`` and the in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -30,11 +31,17 @@ class LocalReader:
         return read_document(pages, document_type_hint=document_type_hint)
 
 
+@functools.lru_cache(maxsize=4)
+def _triton_client(url: str, timeout_s: float) -> DocumentReader:
+    """One gRPC channel per server and process, shared by every task (channels are thread-safe)."""
+    from workers.triton_client import TritonEngineClient
+
+    return TritonEngineClient(url, timeout_s=timeout_s)
+
+
 def reader_for(engine: str) -> DocumentReader:
     if engine == "local":
         return LocalReader()
     if engine == "triton":
-        from workers.triton_client import TritonEngineClient
-
-        return TritonEngineClient(settings.DOCINTEL_TRITON_URL, timeout_s=settings.DOCINTEL_TRITON_TIMEOUT_S)
+        return _triton_client(settings.DOCINTEL_TRITON_URL, settings.DOCINTEL_TRITON_TIMEOUT_S)
     raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINE_CHOICES)}")

@@ -1,0 +1,218 @@
+"""Calling ``doc_pipeline`` on Triton over gRPC (ARCHITECTURE §1 "infer", §3.3 ``--engine triton``).
+
+Two clients with one contract, the same as ``engines.pipeline.read_document``:
+
+* :class:`TritonEngineClient` — blocking, for the CLI and simple callers;
+* :class:`AsyncTritonEngineClient` — asyncio, one channel shared by many concurrent documents
+  behind a concurrency limit, so Triton's dynamic batcher sees full batches.
+
+Failures come back as one of two types, so callers can decide to retry without parsing text:
+
+* :class:`TritonUnavailableError` — retryable: the server is down, starting, overloaded or too
+  slow (connection refused, UNAVAILABLE, DEADLINE_EXCEEDED, a crashed model process);
+* :class:`engines.types.EngineError` — terminal: the engine's own verdict on this document
+  (``unreadable_image``, ``invalid_request``, ...), with the code and message it raised.
+
+Every call has an explicit deadline (``timeout_s``). Retrying is the caller's business (the
+Celery task retries with backoff, below the broker's visibility timeout).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any, Self
+
+import numpy as np
+import tritonclient.grpc as grpcclient
+import tritonclient.grpc.aio as grpcclient_aio
+from tritonclient.utils import InferenceServerException
+
+from engines.types import EngineError, EngineResult
+
+URL_ENV = "DOCINTEL_TRITON_URL"
+DEFAULT_URL = "127.0.0.1:8101"
+MODEL_NAME = "doc_pipeline"
+DEFAULT_TIMEOUT_S = 30.0  # ARCHITECTURE §4
+
+# gRPC statuses after which the same request may well succeed later.
+_RETRYABLE_STATUSES = frozenset(
+    {
+        "StatusCode.UNAVAILABLE",
+        "StatusCode.DEADLINE_EXCEEDED",
+        "StatusCode.RESOURCE_EXHAUSTED",
+        "StatusCode.CANCELLED",
+        "StatusCode.NOT_FOUND",  # the model is not loaded (yet): a server starting or being reconfigured
+        "StatusCode.ABORTED",
+    }
+)
+# doc_pipeline reports per-document errors as "<error_code>: <message>".
+_ENGINE_ERROR = re.compile(r"(?P<code>[a-z][a-z0-9_]*): (?P<message>.*)", re.DOTALL)
+
+
+class TritonUnavailableError(Exception):
+    """Triton could not answer this time; the same request may succeed later (retryable)."""
+
+
+def default_url() -> str:
+    return os.environ.get(URL_ENV) or DEFAULT_URL
+
+
+def _inputs(
+    module: Any,
+    pages: Sequence[bytes],
+    document_type_hint: str | None,
+    text_layer: Sequence[str] | None,
+    schema_json: str | None,
+) -> list[Any]:
+    """doc_pipeline's inputs for one document (batch dimension 1; optional inputs only if set)."""
+    tensors: dict[str, np.ndarray] = {"pages": np.array([[bytes(page) for page in pages]], dtype=np.object_)}
+    if text_layer is not None:
+        tensors["text_layer"] = np.array([[text.encode("utf-8") for text in text_layer]], dtype=np.object_)
+    if document_type_hint:
+        tensors["document_type_hint"] = np.array([[document_type_hint.encode("utf-8")]], dtype=np.object_)
+    if schema_json:
+        tensors["schema_json"] = np.array([[schema_json.encode("utf-8")]], dtype=np.object_)
+    inputs = []
+    for name, array in tensors.items():
+        tensor = module.InferInput(name, list(array.shape), "BYTES")
+        tensor.set_data_from_numpy(array)
+        inputs.append(tensor)
+    return inputs
+
+
+def _result(response: Any) -> EngineResult:
+    output = response.as_numpy("result_json")
+    if output is None or output.size != 1:
+        raise EngineError("invalid_response", "doc_pipeline answered without one result_json")
+    return EngineResult.from_json(output.reshape(-1)[0])
+
+
+def _translate(error: InferenceServerException) -> Exception:
+    """The typed exception for a failed call: retryable, or the engine's own terminal error."""
+    status = str(error.status() or "")
+    message = str(error.message() or "")
+    if status in _RETRYABLE_STATUSES:
+        return TritonUnavailableError(f"Triton unavailable ({status}): {message}")
+    match = _ENGINE_ERROR.fullmatch(message)
+    if status in ("StatusCode.INVALID_ARGUMENT", "StatusCode.INTERNAL") and match:
+        # The model's own per-document error (INVALID_ARGUMENT: the document; INTERNAL: an
+        # engine bug this document triggers). Re-running the same document will not help.
+        return EngineError(match["code"], match["message"])
+    if status == "StatusCode.INVALID_ARGUMENT":
+        # Triton rejected the request before the model saw it (shapes, types): a client bug.
+        return EngineError("invalid_request", message)
+    # Anything else is the infrastructure's (e.g. "Stub process is not healthy" while Triton
+    # restarts a crashed model process): worth another attempt within the caller's budget.
+    return TritonUnavailableError(f"Triton failed ({status or 'no status'}): {message}")
+
+
+class TritonEngineClient:
+    """Blocking client: ``read_document`` has the same contract as the local engine's."""
+
+    def __init__(self, url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.url = url or default_url()
+        self.timeout_s = timeout_s
+        self._client = grpcclient.InferenceServerClient(self.url)
+
+    def read_document(
+        self,
+        pages: Sequence[bytes],
+        *,
+        document_type_hint: str | None = None,
+        text_layer: Sequence[str] | None = None,
+        schema_json: str | None = None,
+        request_id: str = "",
+    ) -> EngineResult:
+        """One document through ``doc_pipeline``; ``request_id`` shows in the server's logs."""
+        inputs = _inputs(grpcclient, pages, document_type_hint, text_layer, schema_json)
+        try:
+            response = self._client.infer(
+                MODEL_NAME,
+                inputs,
+                outputs=[grpcclient.InferRequestedOutput("result_json")],
+                request_id=request_id,
+                client_timeout=self.timeout_s,
+            )
+        except InferenceServerException as error:
+            raise _translate(error) from error
+        return _result(response)
+
+    def is_ready(self) -> bool:
+        """Whether the server and ``doc_pipeline`` are ready (False when unreachable)."""
+        try:
+            return bool(self._client.is_model_ready(MODEL_NAME, client_timeout=self.timeout_s))
+        except InferenceServerException:
+            return False
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class AsyncTritonEngineClient:
+    """Asyncio client for workers: many documents in flight on one channel, at most
+    ``max_in_flight`` at a time (the rest wait here rather than in Triton's queue, where they
+    could outlive their deadline).
+
+    Create and use it inside one running event loop (gRPC aio channels belong to their loop).
+    """
+
+    def __init__(
+        self, url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S, max_in_flight: int = 16
+    ) -> None:
+        self.url = url or default_url()
+        self.timeout_s = timeout_s
+        self._client = grpcclient_aio.InferenceServerClient(self.url)
+        self._slots = asyncio.Semaphore(max_in_flight)
+
+    async def read_document(
+        self,
+        pages: Sequence[bytes],
+        *,
+        document_type_hint: str | None = None,
+        text_layer: Sequence[str] | None = None,
+        schema_json: str | None = None,
+        request_id: str = "",
+    ) -> EngineResult:
+        """One document through ``doc_pipeline``. The deadline starts once a slot is free."""
+        inputs = _inputs(grpcclient_aio, pages, document_type_hint, text_layer, schema_json)
+        async with self._slots:
+            try:
+                response = await self._client.infer(
+                    MODEL_NAME,
+                    inputs,
+                    outputs=[grpcclient_aio.InferRequestedOutput("result_json")],
+                    request_id=request_id,
+                    client_timeout=self.timeout_s,
+                )
+            except InferenceServerException as error:
+                raise _translate(error) from error
+        return _result(response)
+
+    async def is_ready(self) -> bool:
+        try:
+            return bool(await self._client.is_model_ready(MODEL_NAME, client_timeout=self.timeout_s))
+        except InferenceServerException:
+            return False
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
