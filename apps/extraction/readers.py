@@ -5,6 +5,7 @@ Both return the same ``EngineResult``; ``manage.py extract --engine`` and the in
 
 from __future__ import annotations
 
+import atexit
 import functools
 from collections.abc import Sequence
 from typing import Protocol
@@ -36,7 +37,10 @@ def _triton_client(url: str, timeout_s: float) -> DocumentReader:
     """One gRPC channel per server and process, shared by every task (channels are thread-safe)."""
     from workers.triton_client import TritonEngineClient
 
-    return TritonEngineClient(url, timeout_s=timeout_s)
+    client = TritonEngineClient(url, timeout_s=timeout_s)
+    # Close before interpreter teardown; gRPC's own __del__ fails once its modules are gone.
+    atexit.register(client.close)
+    return client
 
 
 def reader_for(engine: str) -> DocumentReader:
