@@ -64,8 +64,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # The worker and the web server write concurrently; wait for SQLite's lock instead of failing.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 30}
+    # The worker and the web server write concurrently. WAL lets readers work beside a writer;
+    # IMMEDIATE transactions take the write lock up front, so SQLite waits (timeout) instead of
+    # failing with "database is locked" when a read transaction later tries to write.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 30,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
     VAR_DIR.mkdir(parents=True, exist_ok=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
