@@ -10,6 +10,8 @@ PIP := $(VENV)/bin/pip
 RUN := $(ROOT)/var/run
 LOG := $(ROOT)/var/log
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-16)
+# Fonts for the synthetic document generator (synth/FONTS.md); OCR-B is the MRZ typeface.
+FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-ocr-b fonts-liberation fonts-freefont-ttf fonts-urw-base35
 HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 
 # Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
@@ -27,13 +29,13 @@ help:
 
 system-packages:
 	@missing=""; \
-	for pkg in python3-venv redis-server fonts-dejavu-core libgl1 libglib2.0-0; do \
+	for pkg in python3-venv redis-server libgl1 libglib2.0-0 $(FONT_PACKAGES); do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
 $(STAMP): pyproject.toml
