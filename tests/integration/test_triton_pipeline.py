@@ -119,9 +119,12 @@ def test_concurrent_documents_with_different_page_counts_each_get_their_own_resu
             calls = (ac.read_document(list(pages)) for pages in documents)
             return await asyncio.gather(*calls, return_exceptions=True)
 
-    inferences_before, executions_before = counts()
-    results = asyncio.run(read_all())
-    inferences_after, executions_after = counts()
+    try:
+        inferences_before, executions_before = counts()
+        results = asyncio.run(read_all())
+        inferences_after, executions_after = counts()
+    finally:
+        stats_client.close()
 
     for pages, result in zip(documents, results, strict=True):
         if pages == (b"not an image",):

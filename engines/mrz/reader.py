@@ -1,0 +1,513 @@
+"""Find and read the MRZ on a page image.
+
+1. Detect text lines on the whole page (engines.ocr) and recognise the long, thin ones.
+2. Keep lines that look like MRZ text and group neighbours into zones.
+3. For each zone and each format it could be (TD1/TD2/TD3, with a line the detector missed placed
+   one pitch away), re-crop every line to the zone's full width and decode the recogniser's
+   probabilities under the format's template (ctc.py).
+4. Repair with the check digits (repair.py), parse (parse.py), keep the hypothesis with the most
+   passing check digits, and give each field a raw confidence and a page bbox.
+5. Only when no zone is found, try the page turned 180, 90 and 270 degrees.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from engines.images import rotate, unrotate_bbox
+from engines.mrz.ctc import DecodedLine, decode_line
+from engines.mrz.formats import ALPHABET, CLASS_CHARS, FORMATS, MrzFormat
+from engines.mrz.geometry import LineGeom, bbox_fraction, char_quad, crop_line
+from engines.mrz.parse import MrzParse, MrzParseError, parse_mrz
+from engines.mrz.repair import MrzRepair, normalize_line, options_from_alternatives, repair_decoded
+from engines.ocr import DETECT_PIXELS, Ocr, get_ocr
+
+logger = logging.getLogger(__name__)
+
+# A detected box must be at least this many times wider than tall to be an MRZ line.
+_MIN_ASPECT = 8.0
+_LN10 = 2.302585
+_BATCH = 4  # long lines recognised per step, bottom of the page first
+_MAX_LINES = 24  # long lines recognised per page and orientation at most (bounds non-ID pages)
+_ORIENTATION_SAMPLE = 8  # lines shown to the orientation classifier when no MRZ was found
+_DETECT_PIXELS_RETRY = 2_500_000  # detection resolution of the last, high-resolution attempt
+_GOOD_ENOUGH_REPAIR_COST = 3.0
+# The recogniser is sensitive to the margin around a line and to the font's width. Each line is
+# cropped as detected first; while it reads poorly, taller and then widened crops are tried, and
+# the reading with the highest log-likelihood wins (on the real specimens that choice picked a
+# right reading whenever one of the crops gave one). (height growth, character pitch or None)
+_CROP_RECIPES: tuple[tuple[float, float | None], ...] = ((1.0, None), (1.3, None), (1.0, 1.0))
+_CROP_PAD = 0.5  # and half a line height more at both ends, where detection cuts characters
+_GOOD_LINE_LOG_SCORE = -3.0
+# Line pitch of an MRZ in character pitches, from ICAO 9303 Part 3 (OCR-B at 10 cpi, lines
+# about 2.5 characters apart on every format); the range covers print tolerances.
+_PITCH_IN_CHARS = (2.3, 2.6, 2.9, 3.2)
+_CANONICAL = (
+    "document_number",
+    "surname",
+    "given_names",
+    "nationality",
+    "date_of_birth",
+    "sex",
+    "date_of_expiry",
+    "issuing_country",
+    "personal_number",
+)
+
+
+@dataclass(frozen=True)
+class MrzFieldReading:
+    value: str | None
+    confidence: float  # raw (uncalibrated) 0..1
+    bbox: tuple[float, float, float, float] | None  # page fractions of the original image
+    valid: bool | None
+
+
+@dataclass(frozen=True)
+class MrzReading:
+    parse: MrzParse
+    repair: MrzRepair
+    fields: dict[str, MrzFieldReading]
+    document_type_confidence: float
+    rotation: int  # degrees clockwise the page had to be turned to read the MRZ
+    timings_ms: dict[str, int]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    geom: LineGeom
+    text: str  # greedy text, normalised to the MRZ alphabet
+
+
+@dataclass
+class _Hypothesis:
+    fmt: MrzFormat
+    geoms: list[LineGeom]
+    decoded: list[DecodedLine]
+    repair: MrzRepair
+    parse: MrzParse
+    raw_passed: int  # check digits that passed before any repair
+
+    @property
+    def score(self) -> float:
+        """Log-likelihood of the reading, less what repairs cost, plus log(10) per passing check
+        digit (a wrong reading passes one only 1 time in 10)."""
+        passed = sum(self.parse.check_digits.values())
+        return sum(d.log_score for d in self.decoded) - self.repair.cost + _LN10 * passed
+
+    @property
+    def good_enough(self) -> bool:
+        """Every check digit passes, as read or after a cheap repair: stop looking."""
+        return self.parse.checks_passed and self.repair.cost <= _GOOD_ENOUGH_REPAIR_COST
+
+
+def read_mrz(image: np.ndarray, *, ocr: Ocr | None = None) -> MrzReading | None:
+    """Read the MRZ of a BGR page, or None when the page has none that can be read.
+
+    The page is read as it comes first. Only if that finds nothing is it turned: by 90/270
+    degrees when its text runs vertically, by 180 when the orientation classifier finds its
+    lines upside down, all three when the page gave no text to judge by. Last, a large page is
+    searched again at a higher detection resolution (small MRZs on big photos).
+    """
+    ocr = ocr or get_ocr()
+    timer = _Timer()
+    looks = _Looks(vertical=False, upside_down=False, text_lines=0)
+    tried: list[int] = []
+    for degrees in _orientations(looks, tried):
+        page = rotate(image, degrees)
+        hypothesis, found = _read_upright(page, _ink(page), ocr, timer, DETECT_PIXELS)
+        if degrees == 0:
+            looks = found
+        tried.append(degrees)
+        if hypothesis is not None:
+            return _finish(hypothesis, page, degrees, timer)
+        if degrees == 0:
+            break
+    for degrees in _orientations(looks, tried):
+        page = rotate(image, degrees)
+        hypothesis, _ = _read_upright(page, _ink(page), ocr, timer, DETECT_PIXELS)
+        if hypothesis is not None:
+            return _finish(hypothesis, page, degrees, timer)
+    if image.shape[0] * image.shape[1] > DETECT_PIXELS:
+        likely = [90, 270] if looks.vertical else [180] if looks.upside_down else [0]
+        for degrees in likely:
+            page = rotate(image, degrees)
+            hypothesis, _ = _read_upright(page, _ink(page), ocr, timer, _DETECT_PIXELS_RETRY)
+            if hypothesis is not None:
+                return _finish(hypothesis, page, degrees, timer)
+    return None
+
+
+@dataclass(frozen=True)
+class _Looks:
+    """What the upright attempt saw of the page's text, to decide which turns are worth trying."""
+
+    vertical: bool
+    upside_down: bool
+    text_lines: int
+
+
+def _orientations(looks: _Looks, tried: list[int]) -> list[int]:
+    if not tried:
+        return [0]
+    if looks.vertical:
+        order = [90, 270]
+    elif looks.upside_down:
+        order = [180]
+    elif looks.text_lines == 0:
+        order = [180, 90, 270]
+    else:
+        order = []
+    return [d for d in order if d not in tried]
+
+
+def _finish(hypothesis: _Hypothesis, page: np.ndarray, degrees: int, timer: _Timer) -> MrzReading:
+    with timer.section("parse"):
+        reading = _reading(hypothesis, page, degrees)
+    return replace(reading, timings_ms=timer.as_ms())
+
+
+def _ink(page: np.ndarray) -> np.ndarray:
+    """The page as the recogniser should see MRZ lines: the brightest channel of each pixel.
+
+    MRZ ink is black; security printing, stamps and guilloches over it are coloured. Taking the
+    maximum over B, G and R keeps black black and turns any saturated colour light.
+    """
+    if page.ndim == 2:
+        return cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(page.max(axis=2), cv2.COLOR_GRAY2BGR)
+
+
+def _read_upright(
+    page: np.ndarray, ink: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int
+) -> tuple[_Hypothesis | None, _Looks]:
+    """The best MRZ hypothesis on an upright page, and how the page's text looked.
+
+    Long lines are recognised from the bottom of the page up, a few at a time, because that is
+    where an MRZ sits: most pages are read after recognising only their last few lines. Zones
+    with a line the detector missed are tried last, when no complete zone reads cleanly.
+    """
+    with timer.section("ocr"):
+        quads = ocr.detect(page, pixels=pixels)
+    geoms = [LineGeom.from_quad(q) for q in quads]
+    vertical = sum(1 for q in quads if _is_vertical(q)) > len(quads) / 2
+    long_lines = sorted(
+        (g for g in geoms if g.height >= 4 and g.width >= _MIN_ASPECT * g.height),
+        key=lambda g: -float(g.centre[1]),
+    )[:_MAX_LINES]
+    looks = _Looks(vertical=vertical, upside_down=False, text_lines=len(long_lines))
+    candidates: list[_Candidate] = []
+    cache: dict[tuple[int, ...], np.ndarray] = {}
+    best: _Hypothesis | None = None
+    for start in range(0, len(long_lines), _BATCH):
+        batch = long_lines[start : start + _BATCH]
+        with timer.section("ocr"):
+            recognised = ocr.recognize([crop_line(ink, g, pad=_CROP_PAD) for g in batch])
+        new = False
+        for geom, rec in zip(batch, recognised, strict=True):
+            if _looks_like_mrz(rec.text):
+                candidates.append(_Candidate(geom, normalize_line(rec.text)))
+                cache[_geom_key(geom)] = rec.probs
+                new = True
+        if not new:
+            continue
+        for zone in _zones(_merge_pieces(candidates)):
+            for fmt, layout in _layouts(zone, complete=True):
+                best = _better(best, _decode(ink, ocr, fmt, layout, cache, timer))
+                if best is not None and best.good_enough:
+                    return best, looks
+    for zone in _zones(_merge_pieces(candidates)):
+        for fmt, layout in _layouts(zone, complete=False):
+            best = _better(best, _decode(ink, ocr, fmt, layout, cache, timer))
+            if best is not None and best.good_enough:
+                return best, looks
+    if best is not None and _plausible(best):
+        return best, looks
+    if long_lines and not vertical:
+        with timer.section("ocr"):
+            votes = ocr.upside_down([crop_line(page, g) for g in long_lines[:_ORIENTATION_SAMPLE]])
+        looks = replace(looks, upside_down=sum(v > 0.5 for v in votes) > len(votes) / 2)
+    return None, looks
+
+
+def _better(best: _Hypothesis | None, other: _Hypothesis | None) -> _Hypothesis | None:
+    if other is None:
+        return best
+    return other if best is None or other.score > best.score else best
+
+
+def _looks_like_mrz(text: str) -> bool:
+    squeezed = text.replace(" ", "")
+    if len(squeezed) < 12:
+        return False
+    normal = normalize_line(squeezed)
+    in_alphabet = sum(c in ALPHABET or c in "«《〈" for c in squeezed) / len(squeezed)
+    digits = sum(c.isdigit() for c in normal)
+    return in_alphabet >= 0.85 and ("<" in normal or digits >= 0.4 * len(normal))
+
+
+def _is_vertical(quad: np.ndarray) -> bool:
+    g = LineGeom.from_quad(quad)
+    return abs(g.direction[1]) > abs(g.direction[0]) or g.height > 1.5 * g.width
+
+
+def _merge_pieces(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Join pieces of one line the detector split at a gap (same row, side by side)."""
+    merged: list[_Candidate] = []
+    for cand in sorted(candidates, key=lambda c: (float(c.geom.centre[1]), float(c.geom.left[0]))):
+        for i, other in enumerate(merged):
+            same_row = abs(float(np.dot(cand.geom.centre - other.geom.centre, other.geom.normal))) < 0.5 * max(
+                cand.geom.height, other.geom.height
+            )
+            if same_row:
+                left, right = sorted((other, cand), key=lambda c: float(c.geom.left[0]))
+                geom = LineGeom(left.geom.left, right.geom.right, max(left.geom.height, right.geom.height))
+                merged[i] = _Candidate(geom, left.text + right.text)
+                break
+        else:
+            merged.append(cand)
+    return merged
+
+
+def _zones(candidates: list[_Candidate]) -> list[list[_Candidate]]:
+    """Group MRZ-like lines into zones: stacked, similar height, overlapping horizontally."""
+    lines = sorted(candidates, key=lambda c: float(c.geom.centre[1]))
+    zones: list[list[_Candidate]] = []
+    for cand in lines:
+        if zones:
+            prev = zones[-1][-1]
+            gap = float(np.dot(cand.geom.centre - prev.geom.centre, prev.geom.normal))
+            height = max(prev.geom.height, cand.geom.height)
+            if 0 < gap < 3.5 * height and _overlap(prev.geom, cand.geom) > 0.5:
+                zones[-1].append(cand)
+                continue
+        zones.append([cand])
+    return zones
+
+
+def _overlap(a: LineGeom, b: LineGeom) -> float:
+    u, origin = a.direction, a.left
+    a0, a1 = 0.0, a.width
+    b0, b1 = sorted((float(np.dot(b.left - origin, u)), float(np.dot(b.right - origin, u))))
+    inter = min(a1, b1) - max(a0, b0)
+    return max(inter, 0.0) / max(min(a1 - a0, b1 - b0), 1e-6)
+
+
+def _layouts(zone: list[_Candidate], *, complete: bool) -> list[tuple[MrzFormat, list[LineGeom]]]:
+    """Plausible (format, one geometry per format line) for a zone, most likely first.
+
+    Formats whose line length is closest to the longest line read come first (OCR loses filler
+    more often than it invents characters). ``complete`` selects zones with all their lines
+    found; otherwise zones with one line missing, placed a pitch away from the others.
+    """
+    longest = max(len(c.text) for c in zone)
+    formats = sorted(
+        (f for f in FORMATS if 0.6 * f.line_length <= longest <= 1.3 * f.line_length),
+        key=lambda f: abs(f.line_length - longest),
+    )
+    complete_layouts: list[tuple[MrzFormat, list[LineGeom]]] = []
+    missing_layouts: list[tuple[MrzFormat, list[LineGeom]]] = []
+    for fmt in formats:
+        count = fmt.line_count
+        if len(zone) >= count:
+            for start in range(len(zone) - count + 1):
+                complete_layouts.append((fmt, _extend([c.geom for c in zone[start : start + count]])))
+        elif len(zone) == count - 1:
+            missing_layouts.extend((fmt, g) for g in _with_missing_line([c.geom for c in zone], fmt))
+    return complete_layouts if complete else missing_layouts
+
+
+def _extend(geoms: list[LineGeom]) -> list[LineGeom]:
+    """Stretch every line to the zone's common extent (the detector often cuts filler runs)."""
+    direction = sum((g.direction for g in geoms), np.zeros(2))
+    direction = direction / max(float(np.linalg.norm(direction)), 1e-6)
+    origin = geoms[0].left
+    starts = [float(np.dot(g.left - origin, direction)) for g in geoms]
+    ends = [float(np.dot(g.right - origin, direction)) for g in geoms]
+    out = []
+    for g, start, end in zip(geoms, starts, ends, strict=True):
+        # keep a line that already spans the zone as detected (its recognition is reused)
+        close = start - min(starts) < 0.5 * g.height and max(ends) - end < 0.5 * g.height
+        out.append(g if close else g.extended(min(starts), max(ends), origin, direction))
+    return out
+
+
+def _with_missing_line(geoms: list[LineGeom], fmt: MrzFormat) -> list[list[LineGeom]]:
+    """Zones with one line more than detected, the missing one placed a line pitch away."""
+    extended = _extend(geoms)
+    if len(extended) >= 2:
+        pitches = [float(np.dot(b.centre - a.centre, a.normal)) for a, b in zip(extended, extended[1:], strict=False)]
+        steps = [sum(pitches) / len(pitches)]
+    else:
+        char_pitch = extended[0].width / fmt.line_length
+        steps = [k * char_pitch for k in _PITCH_IN_CHARS]
+    layouts = []
+    for step in steps:
+        for missing in range(len(extended) + 1):
+            lines = list(extended)
+            if missing == 0:
+                lines.insert(0, extended[0].shifted(-step))
+            elif missing == len(extended):
+                lines.append(extended[-1].shifted(step))
+            else:
+                continue  # a gap in the middle of a zone would have split it
+            layouts.append(lines)
+    return layouts
+
+
+def _decode(
+    page: np.ndarray,
+    ocr: Ocr,
+    fmt: MrzFormat,
+    geoms: list[LineGeom],
+    cache: dict[tuple[int, ...], np.ndarray],
+    timer: _Timer,
+) -> _Hypothesis | None:
+    """Recognise each line of one layout (cached: layouts share lines) and decode it as ``fmt``."""
+    decoded: list[DecodedLine] = []
+    for index, geom in enumerate(geoms):
+        line: DecodedLine | None = None
+        for grow, pitch in _CROP_RECIPES:
+            # pitch: wanted character pitch in line heights; the line holds fmt.line_length characters
+            stretch = 1.0 if pitch is None else pitch * geom.height * fmt.line_length / max(geom.width, 1.0)
+            key = _geom_key(geom, grow, stretch)
+            if key not in cache:
+                crop = crop_line(page, geom, grow=grow, pad=_CROP_PAD, stretch=stretch)
+                with timer.section("ocr"):
+                    cache[key] = ocr.recognize([crop])[0].probs
+            with timer.section("parse"):
+                attempt = decode_line(cache[key], ocr.vocabulary, fmt.templates[index], CLASS_CHARS)
+            if attempt is not None and (line is None or attempt.log_score > line.log_score):
+                line = attempt
+            if line is not None and line.log_score >= _GOOD_LINE_LOG_SCORE:
+                break
+        if line is None:
+            return None
+        decoded.append(line)
+    with timer.section("parse"):
+        texts = [d.text for d in decoded]
+        options = options_from_alternatives(fmt, texts, [d.alternatives for d in decoded])
+        repair = repair_decoded(fmt, texts, options)
+        try:
+            raw_passed = sum(parse_mrz(texts).check_digits.values())
+            parsed = parse_mrz(repair.lines)
+        except MrzParseError:
+            return None
+    return _Hypothesis(fmt, geoms, decoded, repair, parsed, raw_passed)
+
+
+def _geom_key(geom: LineGeom, grow: float = 1.0, stretch: float = 1.0) -> tuple[int, ...]:
+    return (*(int(round(v)) for v in (*geom.left, *geom.right, geom.height)), int(grow * 100), int(stretch * 100))
+
+
+def _plausible(h: _Hypothesis) -> bool:
+    """Is this an MRZ at all? Random text passes a check digit 1 time in 10, an MRZ most of
+    them; repairs can make anything pass, so the evidence must come from the reading as read."""
+    mean_prob = float(np.mean([p for d in h.decoded for p in d.char_probs]))
+    return (h.raw_passed >= 1 and mean_prob >= 0.4) or (h.raw_passed == 0 and mean_prob >= 0.75)
+
+
+def _reading(h: _Hypothesis, page: np.ndarray, degrees: int) -> MrzReading:
+    height, width = page.shape[:2]
+    char_probs = _char_probs(h)
+    fields: dict[str, MrzFieldReading] = {}
+    for name in _CANONICAL:
+        field = h.parse.fields.get(name)
+        if field is None:
+            continue
+        positions = [(s.line, p) for s in field.spans for p in range(s.start, s.end)]
+        if field.check is not None:
+            positions.append((field.check.line, field.check.start))
+        quads = [_char_quad(h, li, p) for s in field.spans for li, p in [(s.line, s.start), (s.line, s.end - 1)]]
+        bbox = unrotate_bbox(bbox_fraction(quads, width, height), degrees) if quads else None
+        fields[name] = MrzFieldReading(
+            value=field.value,
+            confidence=_confidence(field.valid, positions, char_probs, h.repair, name),
+            bbox=bbox,
+            valid=field.valid,
+        )
+    code_probs = [char_probs[0][0], char_probs[0][1]]
+    type_conf = 0.5 + 0.5 * min(1.0, sum(h.parse.check_digits.values()) / len(h.parse.check_digits))
+    type_conf = round(type_conf * min(code_probs) if h.fmt.name == "TD2" else type_conf, 4)
+    return MrzReading(
+        parse=h.parse,
+        repair=h.repair,
+        fields=fields,
+        document_type_confidence=type_conf,
+        rotation=degrees,
+        timings_ms={},
+    )
+
+
+def _char_probs(h: _Hypothesis) -> list[list[float]]:
+    """Per character: the recogniser's probability of the character finally kept."""
+    probs = []
+    for li, decoded in enumerate(h.decoded):
+        row = []
+        for pos, char in enumerate(h.repair.lines[li]):
+            alternatives = dict(decoded.alternatives[pos])
+            row.append(decoded.char_probs[pos] if char == decoded.text[pos] else alternatives.get(char, 0.02))
+        probs.append(row)
+    return probs
+
+
+def _char_quad(h: _Hypothesis, line: int, pos: int) -> np.ndarray:
+    decoded = h.decoded[line]
+    start, end = decoded.frame_spans[pos]
+    return char_quad(h.geoms[line], start / decoded.frames, end / decoded.frames)
+
+
+def _confidence(
+    valid: bool | None,
+    positions: list[tuple[int, int]],
+    char_probs: list[list[float]],
+    repair: MrzRepair,
+    name: str,
+) -> float:
+    """A raw confidence: the weakest character's probability, lifted by a passing check digit
+    (a wrong value passes one only 1 time in 10), cut by a failing one or by repairs."""
+    weakest = min((char_probs[li][p] for li, p in positions), default=0.0)
+    repaired = any(repair.repaired[li][p] for li, p in positions)
+    if valid is True:
+        conf = 1.0 - 0.1 * (1.0 - weakest)
+        if repaired:
+            conf *= 0.9
+        if name in repair.ambiguous:
+            conf *= 0.8
+    elif valid is False:
+        conf = 0.3 * weakest
+    else:
+        conf = weakest * (0.8 if repaired else 1.0)
+    return round(max(0.0, min(conf, 1.0)), 4)
+
+
+class _Timer:
+    """Accumulates wall time per named section, in milliseconds."""
+
+    def __init__(self) -> None:
+        self._totals: dict[str, float] = {}
+
+    def section(self, name: str) -> _Section:
+        return _Section(self, name)
+
+    def add(self, name: str, seconds: float) -> None:
+        self._totals[name] = self._totals.get(name, 0.0) + seconds
+
+    def as_ms(self) -> dict[str, int]:
+        return {k: int(round(v * 1000)) for k, v in self._totals.items()}
+
+
+class _Section:
+    def __init__(self, timer: _Timer, name: str) -> None:
+        self._timer, self._name = timer, name
+
+    def __enter__(self) -> None:
+        self._start = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.add(self._name, time.perf_counter() - self._start)

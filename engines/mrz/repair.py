@@ -1,0 +1,551 @@
+"""Repair OCR misreadings of an MRZ using its fixed layout and its check digits.
+
+Two entry points share one repair core:
+
+- :func:`repair_mrz` takes plain OCR text (any recogniser): it cleans characters, realigns each line
+  to its format's exact length, swaps lookalikes into the class each position allows, then lets the
+  check digits choose among lookalike substitutions.
+- :func:`repair_decoded` takes lines already decoded to the exact format (ctc.py) together with the
+  recogniser's runner-up characters per position, so check-digit repair weighs real evidence.
+
+Each position carries *options*: ``(character, cost)`` pairs, the read character first at cost 0.
+A check digit that fails is repaired by the cheapest set of at most a few substitutions that makes
+it pass (a small knapsack over the check's weighted sum mod 10); a repair that costs too much is
+not made, and the field stays invalid. Country fields that hold no known code take the cheapest
+known code among their options. Every changed character is flagged so confidence can drop.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engines.mrz.checkdigit import char_value
+from engines.mrz.countries import is_known_code
+from engines.mrz.ctc import DIGIT_LOOKALIKES, LETTER_LOOKALIKES
+from engines.mrz.formats import (
+    ALPHABET,
+    CLASS_CHARS,
+    DIGITS,
+    FILLER,
+    FORMATS,
+    LETTERS,
+    CheckSpec,
+    MrzFormat,
+    Span,
+)
+from engines.mrz.parse import check_passes, effective_checks
+
+Option = tuple[str, float]
+Options = list[list[list[Option]]]  # per line, per position: (character, cost), the read one first
+
+# Characters OCR prints for the filler '<'. 'K', 'X' and 'C' are letters, so they are only turned
+# into filler inside filler runs (see _clean_filler_runs), never blindly.
+_FILLER_GLYPHS = {"«": "<<", "《": "<<", "»": "<<", "》": "<<", "‹": "<", "〈": "<", "く": "<", "＜": "<", "×": "<"}
+_DROP = set(" \t\r\n.,;:'\"`|_-~")
+
+# What a character at a position of another class most likely was.
+_TO_DIGIT = {looks: digit for digit, group in DIGIT_LOOKALIKES.items() for looks in group.upper()}
+_TO_LETTER = {looks: letter for letter, group in LETTER_LOOKALIKES.items() for looks in group}
+_TO_LETTER.update({"0": "O", "1": "I"})
+_TO_SEX = {"H": "M", "N": "M", "W": "M", "E": "F", "P": "F", "K": "X"}
+
+# Lookalikes offered to check-digit repair when no recogniser evidence is available.
+_CONFUSABLE: dict[str, str] = {
+    "0": "ODQ86",
+    "1": "I7L",
+    "2": "Z7",
+    "3": "8",
+    "4": "A",
+    "5": "S6",
+    "6": "G58",
+    "7": "1T2",
+    "8": "B036",
+    "9": "80",
+    "O": "0QDC",
+    "Q": "0O",
+    "D": "0O",
+    "I": "1L",
+    "L": "1I",
+    "B": "8",
+    "S": "5",
+    "Z": "2",
+    "G": "6C",
+    "A": "4",
+    "T": "7",
+    "C": "GO<",
+    "M": "N",
+    "N": "M",
+    "E": "F",
+    "F": "E",
+    "U": "V",
+    "V": "U",
+    "<": "KXC",
+    "K": "<",
+    "X": "<",
+}
+STATIC_COST = 2.0  # cost of one lookalike substitution without recogniser evidence
+_LOOKALIKE_FLOOR = 3.0  # the most a lookalike costs when the recogniser gives it no weight
+
+_MAX_SUBS = {"composite": 2}  # substitutions one check may make (default below)
+_DEFAULT_MAX_SUBS = 3
+# Fields that end in filler padding, so a run of misread filler may end them.
+_PADDED_FIELDS = ("document_number", "optional_data_1", "optional_data_2", "personal_number")
+_MAX_FIX_COST = 5.0  # beyond this, a "repair" is more likely a coincidence than a fix
+_MAX_COUNTRY_COST = 4.5
+_FILLER_RUN_COST = 4.0  # the most '<' may cost at one position of a run read as filler
+
+
+@dataclass(frozen=True)
+class MrzRepair:
+    """Repaired lines of exact format shape, and which characters were changed."""
+
+    format: MrzFormat
+    lines: tuple[str, ...]
+    repaired: tuple[tuple[bool, ...], ...]
+    cost: float  # total cost of the substitutions made by check-digit and country repair
+    ambiguous: frozenset[str]  # checks whose repair had a near-equal alternative
+
+    @property
+    def repair_count(self) -> int:
+        return sum(sum(line) for line in self.repaired)
+
+
+def normalize_line(text: str) -> str:
+    """Upper case, fold full-width forms, turn filler glyphs into '<', drop spaces and punctuation."""
+    out = []
+    for raw in unicodedata.normalize("NFKC", text):
+        if raw in _FILLER_GLYPHS:
+            out.append(_FILLER_GLYPHS[raw])
+            continue
+        char = raw.upper()
+        if char in ALPHABET:
+            out.append(char)
+        elif char in _DROP:
+            continue
+        elif char in (">", "(", "[", "{"):
+            out.append("<")
+    return "".join(out)
+
+
+def repair_mrz(lines: Sequence[str], *, fmt: MrzFormat | None = None) -> MrzRepair | None:
+    """Repair plain OCR text lines into an MRZ of exact shape, or None if they cannot be one."""
+    cleaned = [normalize_line(line) for line in lines]
+    cleaned = [line for line in cleaned if line]
+    candidates = [fmt] if fmt is not None else [f for f in FORMATS if f.line_count == len(cleaned)]
+    # Truncation is a commoner OCR failure than invented characters, so the longest line is the
+    # best witness of the format's line length; the alignment cost breaks ties.
+    longest = max((len(line) for line in cleaned), default=0)
+    best: tuple[float, MrzFormat, list[str], list[list[bool]]] | None = None
+    for candidate in sorted(candidates, key=lambda f: abs(f.line_length - longest)):
+        if candidate.line_count != len(cleaned):
+            continue
+        if best is not None and abs(candidate.line_length - longest) > abs(best[1].line_length - longest):
+            break
+        if any(len(line) < candidate.line_length * 0.5 or len(line) > candidate.line_length * 1.4 for line in cleaned):
+            continue
+        aligned = [align_to_template(line, t) for line, t in zip(cleaned, candidate.templates, strict=True)]
+        cost = sum(c for _, _, c in aligned)
+        if best is None or cost < best[0]:
+            best = (cost, candidate, [a for a, _, _ in aligned], [list(f) for _, f, _ in aligned])
+    if best is None:
+        return None
+    _, chosen, text, flags = best
+    for li, template in enumerate(chosen.templates):
+        text[li], changed = _fix_classes(text[li], template)
+        flags[li] = [a or b for a, b in zip(flags[li], changed, strict=True)]
+    options = _static_options(chosen, text)
+    return _repair_core(chosen, text, options, flags)
+
+
+def repair_decoded(fmt: MrzFormat, lines: Sequence[str], options: Options) -> MrzRepair:
+    """Repair exact-shape lines using per-position options from the recogniser (ctc.py)."""
+    flags = [[False] * fmt.line_length for _ in range(fmt.line_count)]
+    return _repair_core(fmt, list(lines), options, flags)
+
+
+def options_from_alternatives(
+    fmt: MrzFormat, lines: Sequence[str], alternatives: Sequence[Sequence[Sequence[tuple[str, float]]]]
+) -> Options:
+    """Turn the recogniser's per-position probabilities into costs (negative log ratio to the read
+    character), and add the class's lookalikes it did not rank, at a static cost."""
+    options: Options = []
+    for li, line in enumerate(lines):
+        line_options = []
+        for pos, char in enumerate(line):
+            allowed = fmt.allowed(li, pos)
+            probs = {c: p for c, p in alternatives[li][pos] if c in allowed}
+            top = max(probs.get(char, 0.0), 1e-6)
+            opts: dict[str, float] = {char: 0.0}
+            for c, p in probs.items():
+                if c != char and p > 0:
+                    opts[c] = max(0.0, -_log(p / top))
+            for c in _CONFUSABLE.get(char, ""):
+                # A classic lookalike stays thinkable even when the recogniser is sure; the
+                # recogniser's evidence still orders lookalikes among themselves.
+                if c in allowed:
+                    model_cost = opts.get(c, -_log(1e-6))
+                    opts[c] = min(model_cost, _LOOKALIKE_FLOOR + 0.1 * model_cost)
+            line_options.append(sorted(opts.items(), key=lambda kv: kv[1]))
+        options.append(line_options)
+    return options
+
+
+def align_to_template(text: str, template: str) -> tuple[str, tuple[bool, ...], float]:
+    """Align OCR text to a line's class template, fixing missing or extra characters.
+
+    Edit-distance alignment where a character costs nothing at a position whose class allows it,
+    a little where a lookalike fits, and inserting or dropping a filler '<' is cheaper than any
+    other edit (OCR most often miscounts long filler runs). Ties go to edits late in the line, where
+    filler usually is. Returns the aligned text, which positions were edited, and the edit cost.
+    """
+    n, m = len(text), len(template)
+    inf = float("inf")
+    cost = [[inf] * (m + 1) for _ in range(n + 1)]
+    back: list[list[int]] = [[0] * (m + 1) for _ in range(n + 1)]  # 0 match, 1 insert, 2 delete
+    cost[0][0] = 0.0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            here = cost[i][j]
+            if here == inf:
+                continue
+            late = 1e-4 * (m - j)  # prefer edits late in the line
+            if i < n and j < m:
+                c = here + _match_cost(text[i], template[j])
+                if c < cost[i + 1][j + 1]:
+                    cost[i + 1][j + 1], back[i + 1][j + 1] = c, 0
+            if j < m:
+                c = here + (0.6 if FILLER in CLASS_CHARS[template[j]] else 1.0) + late
+                if c < cost[i][j + 1]:
+                    cost[i][j + 1], back[i][j + 1] = c, 1
+            if i < n:
+                c = here + (0.6 if text[i] == FILLER else 1.0) + late
+                if c < cost[i + 1][j]:
+                    cost[i + 1][j], back[i + 1][j] = c, 2
+    out: list[str] = []
+    edited: list[bool] = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        move = back[i][j]
+        if move == 0:
+            out.append(text[i - 1])
+            edited.append(False)
+            i, j = i - 1, j - 1
+        elif move == 1:
+            allowed = CLASS_CHARS[template[j - 1]]
+            out.append(FILLER if FILLER in allowed else allowed[0])
+            edited.append(True)
+            j -= 1
+        else:
+            i -= 1
+    return "".join(reversed(out)), tuple(reversed(edited)), cost[n][m]
+
+
+def _match_cost(char: str, cls: str) -> float:
+    allowed = CLASS_CHARS[cls]
+    if char in allowed:
+        return 0.0
+    if _class_fix(char, cls) in allowed:
+        return 0.3
+    return 1.0
+
+
+def _class_fix(char: str, cls: str) -> str:
+    allowed = CLASS_CHARS[cls]
+    if char in allowed:
+        return char
+    if allowed == CLASS_CHARS["s"]:
+        return _TO_SEX.get(char, char)
+    if set(allowed) <= set(DIGITS + FILLER):
+        return _TO_DIGIT.get(char, char)
+    if set(allowed) <= set(LETTERS + FILLER):
+        return _TO_LETTER.get(char, char)
+    return char
+
+
+def _fix_classes(line: str, template: str) -> tuple[str, list[bool]]:
+    """Swap characters that cannot stand at their position for the lookalike that can."""
+    out, changed = [], []
+    for char, cls in zip(line, template, strict=True):
+        fixed = _class_fix(char, cls)
+        if fixed not in CLASS_CHARS[cls]:
+            fixed = FILLER if FILLER in CLASS_CHARS[cls] else fixed
+        out.append(fixed)
+        changed.append(fixed != char)
+    return "".join(out), changed
+
+
+def _static_options(fmt: MrzFormat, lines: Sequence[str]) -> Options:
+    options: Options = []
+    for li, line in enumerate(lines):
+        row = []
+        for pos, char in enumerate(line):
+            allowed = fmt.allowed(li, pos)
+            opts = [(char, 0.0)] + [(c, STATIC_COST) for c in _CONFUSABLE.get(char, "") if c in allowed and c != char]
+            row.append(opts)
+        options.append(row)
+    return options
+
+
+def _repair_core(fmt: MrzFormat, lines: list[str], options: Options, flags: list[list[bool]]) -> MrzRepair:
+    chars = [list(line) for line in lines]
+    total = 0.0
+    ambiguous: set[str] = set()
+
+    def apply(subs: Sequence[tuple[int, int, str]]) -> None:
+        for li, pos, char in subs:
+            chars[li][pos] = char
+            flags[li][pos] = True
+            options[li][pos] = [(char, 0.0)] + [(c, k) for c, k in options[li][pos] if c != char]
+
+    # twice: once one country is fixed, the other may follow it (they usually agree)
+    for name in ("issuing_country", "nationality", "issuing_country"):
+        other = "nationality" if name == "issuing_country" else "issuing_country"
+        fix = _fix_country(fmt.spans[name], fmt.spans[other], chars, options)
+        if fix:
+            subs, cost = fix
+            apply(subs)
+            total += cost
+
+    current = ["".join(row) for row in chars]
+    specs = effective_checks(fmt, current)
+    locked: set[tuple[int, int]] = set()
+    for spec in specs:
+        if spec.name == "composite":
+            continue
+        current = ["".join(row) for row in chars]
+        if not check_passes(spec, current):
+            result = _fix_check(
+                spec, chars, options, set(), _MAX_SUBS.get(spec.name, _DEFAULT_MAX_SUBS), spec.data[:1]
+            )
+            if result is not None:
+                subs, cost, margin = result
+                apply(subs)
+                total += cost
+                if margin < 0.5:
+                    ambiguous.add(spec.name)
+        if check_passes(spec, ["".join(row) for row in chars]):
+            locked |= _positions(spec.data) | _positions((spec.digit,))
+    composite = next(s for s in effective_checks(fmt, ["".join(r) for r in chars]) if s.name == "composite")
+    if not check_passes(composite, ["".join(row) for row in chars]):
+        padded = [fmt.spans[n] for n in _PADDED_FIELDS if n in fmt.spans]
+        result = _fix_check(composite, chars, options, locked, _MAX_SUBS["composite"], padded)
+        if result is not None:
+            subs, cost, margin = result
+            apply(subs)
+            total += cost
+            if margin < 0.5:
+                ambiguous.add("composite")
+
+    names = fmt.spans["names"]
+    names_text = "".join(chars[names.line][names.start : names.end])
+    cleaned = _clean_filler_runs(names_text)
+    for offset, (old, new) in enumerate(zip(names_text, cleaned, strict=True)):
+        if old != new:
+            chars[names.line][names.start + offset] = new
+            flags[names.line][names.start + offset] = True
+
+    return MrzRepair(
+        format=fmt,
+        lines=tuple("".join(row) for row in chars),
+        repaired=tuple(tuple(row) for row in flags),
+        cost=total,
+        ambiguous=frozenset(ambiguous),
+    )
+
+
+def _positions(spans: Sequence[Span]) -> set[tuple[int, int]]:
+    return {(s.line, p) for s in spans for p in range(s.start, s.end)}
+
+
+def _fix_check(
+    spec: CheckSpec,
+    chars: list[list[str]],
+    options: Options,
+    locked: set[tuple[int, int]],
+    max_subs: int,
+    filler_fields: Sequence[Span] = (),
+) -> tuple[list[tuple[int, int, str]], float, float] | None:
+    """Cheapest substitutions that make one check digit pass.
+
+    Besides at most ``max_subs`` single substitutions, the trailing run of each field in
+    ``filler_fields`` may be read as filler as a whole (OCR reads long '<' runs as 'KKCK...').
+    Returns (substitutions, cost, margin to the runner-up repair) or None.
+    """
+    moves = [m for m in (_filler_suffix(span, chars, options, locked) for span in filler_fields) if m]
+    fixes: list[tuple[float, tuple[tuple[int, int, str], ...]]] = []
+    for chosen in itertools.product(*[(None, m) for m in moves]):
+        trial = [row[:] for row in chars]
+        pre: list[tuple[int, int, str]] = []
+        pre_cost = 0.0
+        for move in chosen:
+            if move is None:
+                continue
+            subs, cost = move
+            pre += subs
+            pre_cost += cost
+            for li, pos, char in subs:
+                trial[li][pos] = char
+        fixed = locked | {(li, pos) for li, pos, _ in pre}
+        for cost, subs in _knapsack(spec, trial, options, fixed, max_subs):
+            if subs or pre:
+                fixes.append((cost + pre_cost, (*pre, *subs)))
+    if not fixes:
+        return None
+    fixes.sort(key=lambda f: f[0])
+    best_cost, best_subs = fixes[0]
+    if best_cost > _MAX_FIX_COST:
+        return None
+    margin = fixes[1][0] - best_cost if len(fixes) > 1 else float("inf")
+    return list(best_subs), best_cost, margin
+
+
+def _knapsack(
+    spec: CheckSpec, chars: list[list[str]], options: Options, locked: set[tuple[int, int]], max_subs: int
+) -> list[tuple[float, tuple[tuple[int, int, str], ...]]]:
+    """Every cheapest way (per count and check digit) to make the check pass with substitutions.
+
+    The check is linear: sum(weight_i * value_i) mod 10 must equal the digit, so each candidate
+    substitution shifts the sum by a known residue and the search is a knapsack over residues.
+    """
+    weights = (7, 3, 1)
+    data_positions = [(s.line, p) for s in spec.data for p in range(s.start, s.end)]
+    total = 0
+    for idx, (li, pos) in enumerate(data_positions):
+        try:
+            total += weights[idx % 3] * char_value(chars[li][pos])
+        except ValueError:
+            return []
+
+    # (substitutions, residue) -> (cost, choices)
+    states: dict[tuple[int, int], tuple[float, tuple[tuple[int, int, str], ...]]] = {(0, 0): (0.0, ())}
+    for idx, (li, pos) in enumerate(data_positions):
+        if (li, pos) in locked:
+            continue
+        current = char_value(chars[li][pos])
+        alternatives = [
+            (c, k)
+            for c, k in options[li][pos]
+            if c != chars[li][pos] and (c != FILLER or _filler_may_end_here(data_positions, idx, chars))
+        ]
+        if not alternatives:
+            continue
+        new_states = dict(states)
+        for (count, residue), (cost, choices) in states.items():
+            if count >= max_subs:
+                continue
+            for char, k in alternatives:
+                shift = weights[idx % 3] * (char_value(char) - current)
+                key = (count + 1, (residue + shift) % 10)
+                candidate = (cost + k, (*choices, (li, pos, char)))
+                if key not in new_states or candidate[0] < new_states[key][0]:
+                    new_states[key] = candidate
+        states = new_states
+
+    digit_line, digit_pos = spec.digit.line, spec.digit.start
+    digit_options: list[Option] = [(chars[digit_line][digit_pos], 0.0)]
+    if (digit_line, digit_pos) not in locked:
+        digit_options += [(c, k) for c, k in options[digit_line][digit_pos] if c != chars[digit_line][digit_pos]]
+    fixes: list[tuple[float, tuple[tuple[int, int, str], ...]]] = []
+    for digit, dcost in digit_options:
+        if not digit.isdigit():
+            continue
+        changed_digit = digit != chars[digit_line][digit_pos]
+        target = (int(digit) - total) % 10
+        for (count, residue), (cost, choices) in states.items():
+            if residue != target or count + changed_digit > max_subs:
+                continue
+            subs = (*choices, (digit_line, digit_pos, digit)) if changed_digit else choices
+            fixes.append((cost + dcost, subs))
+    return fixes
+
+
+def _filler_suffix(
+    span: Span, chars: list[list[str]], options: Options, locked: set[tuple[int, int]]
+) -> tuple[list[tuple[int, int, str]], float] | None:
+    """Read the end of a field as filler: the longest trailing run where '<' is plausible at
+    every position, if it holds at least two characters that are not '<' yet. Costs half the
+    per-character costs: misreadings of one filler run are correlated, not independent."""
+    subs: list[tuple[int, int, str]] = []
+    cost = 0.0
+    for pos in range(span.end - 1, span.start - 1, -1):
+        if (span.line, pos) in locked:
+            break
+        char = chars[span.line][pos]
+        if char == FILLER:
+            continue
+        filler_cost = dict(options[span.line][pos]).get(FILLER)
+        if filler_cost is None or filler_cost > _FILLER_RUN_COST:
+            break
+        subs.append((span.line, pos, FILLER))
+        cost += filler_cost / 2
+    return (subs, cost) if len(subs) >= 2 else None
+
+
+def _filler_may_end_here(positions: list[tuple[int, int]], idx: int, chars: list[list[str]]) -> bool:
+    """Filler pads a number on the right: '<' is only plausible before another '<' or at the end."""
+    if idx + 1 >= len(positions):
+        return True
+    li, pos = positions[idx + 1]
+    return chars[li][pos] == FILLER
+
+
+def _fix_country(
+    span: Span, other: Span, chars: list[list[str]], options: Options
+) -> tuple[list[tuple[int, int, str]], float] | None:
+    """Swap an unknown country code for the cheapest known one among the options (if cheap)."""
+    current = "".join(chars[span.line][span.start : span.end])
+    if is_known_code(current):
+        return None
+    other_code = "".join(chars[other.line][other.start : other.end])
+    per_position = [options[span.line][p][:4] for p in range(span.start, span.end)]
+    best: tuple[float, str] | None = None
+    for combo in itertools.product(*per_position):
+        code = "".join(c for c, _ in combo)
+        cost = sum(k for _, k in combo)
+        if code == current or not is_known_code(code):
+            continue
+        if code == other_code:
+            cost -= 0.5  # nationality and issuing state usually agree
+        if best is None or cost < best[0]:
+            best = (cost, code)
+    if best is None or best[0] > _MAX_COUNTRY_COST:
+        return None
+    subs = [
+        (span.line, span.start + i, c) for i, (c, old) in enumerate(zip(best[1], current, strict=True)) if c != old
+    ]
+    return subs, max(best[0], 0.0)
+
+
+def _clean_filler_runs(names: str) -> str:
+    """Turn stray letters inside the trailing filler into '<' ('ANNA<<<<K<<<' -> 'ANNA<<<<<<<<').
+
+    Only after the given names have started and with at least two '<' on the left: a real name
+    part is separated by one '<', so a single letter surrounded by filler runs is a misread '<'.
+    """
+    chars = list(names)
+    body_start = names.find("<<")
+    if body_start < 0:
+        return names
+    i = body_start + 2
+    while i < len(chars) and chars[i] == FILLER:
+        i += 1
+    # skip the given names
+    while i < len(chars) and not (chars[i] == FILLER and i + 1 < len(chars) and chars[i + 1] == FILLER):
+        i += 1
+    for j in range(i, len(chars)):
+        if chars[j] == FILLER:
+            continue
+        left_ok = j >= 2 and chars[j - 1] == FILLER and chars[j - 2] == FILLER
+        right = chars[j + 1 : j + 3]
+        right_ok = all(c == FILLER for c in right)
+        if left_ok and right_ok and (j + 1 >= len(chars) or chars[j + 1] == FILLER):
+            chars[j] = FILLER
+    return "".join(chars)
+
+
+def _log(x: float) -> float:
+    return math.log(max(x, 1e-12))
