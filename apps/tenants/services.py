@@ -28,9 +28,7 @@ def tenant_create(*, name: str) -> Tenant:
 
 
 @transaction.atomic
-def membership_grant(
-    *, tenant: Tenant, user: User, role: str = Membership.Role.UPLOADER
-) -> Membership:
+def membership_grant(*, tenant: Tenant, user: User, role: str = Membership.Role.UPLOADER) -> Membership:
     membership, _ = Membership.objects.update_or_create(tenant=tenant, user=user, defaults={"role": role})
     audit_record(
         tenant=tenant,

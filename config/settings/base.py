@@ -149,3 +149,9 @@ LOGGING = {
     "root": {"handlers": ["stderr"], "level": env_str("DOCINTEL_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# Uploads stay in memory: Django's default spools large files to a plaintext temporary file,
+# and no plaintext document may touch the disk. Larger bodies are refused before reading.
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = DOCINTEL_MAX_UPLOAD_BYTES + 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

@@ -74,3 +74,14 @@ def test_result_json_follows_the_document_result_contract(operator_client, tenan
 
 def test_malformed_document_id_is_not_found(operator_client):
     assert operator_client.get("/documents/not-a-uuid/").status_code == 404
+
+
+def test_upload_larger_than_the_limit_is_refused_before_it_is_read(operator_client, settings):
+    settings.DOCINTEL_MAX_UPLOAD_BYTES = 1000
+    settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 2000
+    response = operator_client.post(
+        reverse("ingestion:document_list"), {"file": _file(b"\x89PNG" + b"0" * 5000, "big.png")}
+    )
+    assert response.status_code == 413
+    assert b"larger than" in response.content
+    assert Document.objects.count() == 0
