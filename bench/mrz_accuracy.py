@@ -21,12 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engines.pipeline import read_document  # noqa: E402
-from engines.types import EngineError  # noqa: E402
+from engines.pipeline import read_document
+from engines.types import EngineError
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--show-values", action="store_true", help="print wrong values (specimen data only!)")
     args = parser.parse_args(argv)

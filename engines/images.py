@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 
 import cv2
 import numpy as np
@@ -23,15 +24,20 @@ def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     if not data:
         raise EngineError("unreadable_image", "The page is empty.")
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            width, height = probe.size
-            orientation = probe.getexif().get(0x0112, 1) if probe.format == "JPEG" else 1
+        with warnings.catch_warnings():
+            # we enforce our own limit just below; Pillow's warning would only be noise
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as probe:
+                width, height = probe.size
+                orientation = probe.getexif().get(0x0112, 1) if probe.format == "JPEG" else 1
     except (OSError, ValueError, Image.DecompressionBombError) as exc:
         if isinstance(exc, Image.DecompressionBombError):
             raise EngineError("image_too_large", "The image has too many pixels.") from exc
         raise EngineError("unreadable_image", "The page is not a readable PNG or JPEG image.") from exc
     if width * height > max_pixels:
-        raise EngineError("image_too_large", f"The image has {width * height} pixels; at most {max_pixels} are allowed.")
+        raise EngineError(
+            "image_too_large", f"The image has {width * height} pixels; at most {max_pixels} are allowed."
+        )
 
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
@@ -52,9 +58,7 @@ def rotate(image: np.ndarray, degrees: int) -> np.ndarray:
     return cv2.rotate(image, codes[turns])
 
 
-def unrotate_bbox(
-    bbox: tuple[float, float, float, float], degrees: int
-) -> tuple[float, float, float, float]:
+def unrotate_bbox(bbox: tuple[float, float, float, float], degrees: int) -> tuple[float, float, float, float]:
     """Map a page-fraction box found on an image rotated clockwise by ``degrees`` back to the
     un-rotated page."""
     x0, y0, x1, y1 = bbox

@@ -129,7 +129,11 @@ class Ocr:
         """Plain full-page OCR (detect, orient, recognise), for callers that want all text."""
         h, w = image.shape[:2]
         scale = max(1.0, _PAGE_MIN_SIDE / min(h, w))
-        scaled = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), cv2.INTER_CUBIC)
+        scaled = (
+            image
+            if scale == 1.0
+            else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_CUBIC)
+        )
         with self._lock:
             result, _ = self._engine(scaled)
         return [
@@ -142,7 +146,7 @@ class Ocr:
         if crop.ndim == 2:
             crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
         h, w = crop.shape[:2]
-        width = max(self._rec_height, int(math.ceil(self._rec_height * w / max(h, 1))))
+        width = max(self._rec_height, math.ceil(self._rec_height * w / max(h, 1)))
         resized = cv2.resize(crop, (width, self._rec_height), interpolation=cv2.INTER_LINEAR)
         chw = resized.astype(np.float32).transpose(2, 0, 1) / 255.0
         return (chw - 0.5) / 0.5

@@ -37,10 +37,11 @@ def _triton_client(url: str, timeout_s: float) -> DocumentReader:
     """One gRPC channel per server and process, shared by every task (channels are thread-safe)."""
     from workers.triton_client import TritonEngineClient
 
-    client = TritonEngineClient(url, timeout_s=timeout_s)
-    # Close before interpreter teardown; gRPC's own __del__ fails once its modules are gone.
-    atexit.register(client.close)
-    return client
+    return TritonEngineClient(url, timeout_s=timeout_s)
+
+
+# Drop the cached clients while gRPC is still importable: their __del__ fails at interpreter teardown.
+atexit.register(_triton_client.cache_clear)
 
 
 def reader_for(engine: str) -> DocumentReader:

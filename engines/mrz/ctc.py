@@ -27,7 +27,8 @@ _EPS = 1e-9
 _MIN_ALTERNATIVE = 1e-5  # runner-up characters below this probability are not worth reporting
 
 # Characters a recogniser prints for the MRZ filler.
-_FILLER_LOOKALIKES = "<《〈«‹く＜"
+# '<', double and single angle brackets and quotation marks, hiragana ku, full-width '<'
+_FILLER_LOOKALIKES = "<\u300a\u3008\u00ab\u2039\u304f\uff1c"
 
 # Lookalikes lent to the character a digit-only position allows, and the reverse for letters.
 DIGIT_LOOKALIKES: dict[str, str] = {
@@ -54,7 +55,15 @@ LETTER_LOOKALIKES: dict[str, str] = {
 }
 
 # Which lookalike folding each class of formats.py uses.
-_FOLD_FOR_CLASS = {"n": "digit", "c": "digit", "k": "digit", "a": "letter", "L": "letter", "x": "plain", "s": "plain"}
+_FOLD_FOR_CLASS = {
+    "n": "digit",
+    "c": "digit",
+    "k": "digit",
+    "a": "letter",
+    "L": "letter",
+    "x": "plain",
+    "s": "plain",
+}
 
 
 @dataclass(frozen=True)
@@ -111,7 +120,9 @@ def decode_line(
         order = np.argsort(-dist)
         text_chars.append(ALPHABET[k])
         char_probs.append(float(dist[k]))
-        alternatives.append(tuple((ALPHABET[j], float(dist[j])) for j in order if dist[j] >= _MIN_ALTERNATIVE))
+        alternatives.append(
+            tuple((ALPHABET[j], float(dist[j])) for j in order if dist[j] >= _MIN_ALTERNATIVE)
+        )
     return DecodedLine(
         text="".join(text_chars),
         log_score=float(score),
@@ -156,7 +167,9 @@ def _emissions(probs: np.ndarray, vocabulary: tuple[str, ...]) -> np.ndarray:
     return np.stack([used @ proj[f] for f in range(proj.shape[0])], axis=1)
 
 
-def _viterbi(log_e: np.ndarray, log_blank: np.ndarray) -> tuple[float, list[int], list[tuple[int, int]]] | None:
+def _viterbi(
+    log_e: np.ndarray, log_blank: np.ndarray
+) -> tuple[float, list[int], list[tuple[int, int]]] | None:
     """Best CTC path emitting exactly one character per position.
 
     States: blank ``b[i]`` after ``i`` characters (i = 0..L) and character ``c[i, k]`` emitting
@@ -212,7 +225,9 @@ def _viterbi(log_e: np.ndarray, log_blank: np.ndarray) -> tuple[float, list[int]
     chars = [-1] * length
     first = [n_frames] * length
     last = [-1] * length
-    state: tuple[str, int, int] = ("b", length, 0) if b[length] >= c[length - 1, end_char] else ("c", length - 1, end_char)
+    state: tuple[str, int, int] = (
+        ("b", length, 0) if b[length] >= c[length - 1, end_char] else ("c", length - 1, end_char)
+    )
     for t in range(n_frames - 1, -1, -1):
         kind, i, k = state
         if kind == "c":
@@ -235,4 +250,3 @@ def _viterbi(log_e: np.ndarray, log_blank: np.ndarray) -> tuple[float, list[int]
     if min(chars) < 0:
         return None
     return score, chars, [(first[i], last[i] + 1) for i in range(length)]
-

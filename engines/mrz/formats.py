@@ -16,6 +16,7 @@ letter per character position saying which characters may appear there:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 DIGITS = "0123456789"
@@ -42,7 +43,7 @@ class Span:
     start: int
     end: int
 
-    def read(self, lines: tuple[str, ...] | list[str]) -> str:
+    def read(self, lines: Sequence[str]) -> str:
         return lines[self.line][self.start : self.end]
 
 

@@ -51,7 +51,9 @@ class LineGeom:
     def quad(self) -> np.ndarray:
         """Corners clockwise from top-left."""
         off = self.normal * self.height / 2
-        return np.array([self.left - off, self.right - off, self.right + off, self.left + off], dtype=np.float32)
+        return np.array(
+            [self.left - off, self.right - off, self.right + off, self.left + off], dtype=np.float32
+        )
 
     def shifted(self, distance: float) -> LineGeom:
         """The same line moved ``distance`` pixels down the page (negative: up)."""
@@ -87,11 +89,13 @@ def crop_line(
     )
     src = grown.quad()
     scale = out_height / max(grown.height, 1.0)
-    out_w = max(int(round(grown.width * scale * stretch)), out_height)
+    out_w = max(round(grown.width * scale * stretch), out_height)
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_height], [0, out_height]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
     interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-    return cv2.warpPerspective(image, matrix, (out_w, out_height), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(
+        image, matrix, (out_w, out_height), flags=interp, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def char_quad(line: LineGeom, start: float, end: float) -> np.ndarray:

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from engines.mrz.checkdigit import char_value
 from engines.mrz.countries import is_known_code
-from engines.mrz.ctc import DIGIT_LOOKALIKES, LETTER_LOOKALIKES
 from engines.mrz.formats import (
     ALPHABET,
     CLASS_CHARS,
@@ -44,13 +43,24 @@ Options = list[list[list[Option]]]  # per line, per position: (character, cost),
 
 # Characters OCR prints for the filler '<'. 'K', 'X' and 'C' are letters, so they are only turned
 # into filler inside filler runs (see _clean_filler_runs), never blindly.
-_FILLER_GLYPHS = {"«": "<<", "《": "<<", "»": "<<", "》": "<<", "‹": "<", "〈": "<", "く": "<", "＜": "<", "×": "<"}
+_FILLER_GLYPHS = {
+    "\u00ab": "<<",  # left guillemet
+    "\u300a": "<<",  # left double angle bracket
+    "\u00bb": "<<",  # right guillemet (a mirrored reading)
+    "\u300b": "<<",  # right double angle bracket
+    "\u2039": "<",  # single left-pointing angle quotation mark
+    "\u3008": "<",  # left angle bracket
+    "\u304f": "<",  # hiragana ku
+    "\uff1c": "<",  # full-width less-than
+    "\u00d7": "<",  # multiplication sign
+}
 _DROP = set(" \t\r\n.,;:'\"`|_-~")
 
 # What a character at a position of another class most likely was.
-_TO_DIGIT = {looks: digit for digit, group in DIGIT_LOOKALIKES.items() for looks in group.upper()}
-_TO_LETTER = {looks: letter for letter, group in LETTER_LOOKALIKES.items() for looks in group}
-_TO_LETTER.update({"0": "O", "1": "I"})
+# (Text is upper-cased before these apply.)
+_TO_DIGIT = {"O": "0", "Q": "0", "D": "0", "U": "0", "I": "1", "L": "1", "Z": "2", "A": "4", "S": "5"}
+_TO_DIGIT.update({"G": "6", "T": "7", "B": "8"})
+_TO_LETTER = {"0": "O", "1": "I", "2": "Z", "4": "A", "5": "S", "6": "G", "7": "T", "8": "B"}
 _TO_SEX = {"H": "M", "N": "M", "W": "M", "E": "F", "P": "F", "K": "X"}
 
 # Lookalikes offered to check-digit repair when no recogniser evidence is available.
@@ -83,7 +93,6 @@ _CONFUSABLE: dict[str, str] = {
     "F": "E",
     "U": "V",
     "V": "U",
-    "<": "KXC",
     "K": "<",
     "X": "<",
 }
@@ -93,10 +102,12 @@ _LOOKALIKE_FLOOR = 3.0  # the most a lookalike costs when the recogniser gives i
 _MAX_SUBS = {"composite": 2}  # substitutions one check may make (default below)
 _DEFAULT_MAX_SUBS = 3
 # Fields that end in filler padding, so a run of misread filler may end them.
-_PADDED_FIELDS = ("document_number", "optional_data_1", "optional_data_2", "personal_number")
+_PADDED_FIELDS = ("optional_data_1", "optional_data_2")
 _MAX_FIX_COST = 5.0  # beyond this, a "repair" is more likely a coincidence than a fix
 _MAX_COUNTRY_COST = 4.5
-_FILLER_RUN_COST = 4.0  # the most '<' may cost at one position of a run read as filler
+_FILLER_RUN_COST = 4.0
+_AMBIGUOUS_MARGIN = 0.5  # a runner-up repair this close makes the chosen one doubtful
+_UNIQUE_MARGIN = 0.25  # plain-text repair needs its best fix at least this much cheaper  # the most '<' may cost at one position of a run read as filler
 
 
 @dataclass(frozen=True)
@@ -145,7 +156,10 @@ def repair_mrz(lines: Sequence[str], *, fmt: MrzFormat | None = None) -> MrzRepa
             continue
         if best is not None and abs(candidate.line_length - longest) > abs(best[1].line_length - longest):
             break
-        if any(len(line) < candidate.line_length * 0.5 or len(line) > candidate.line_length * 1.4 for line in cleaned):
+        if any(
+            len(line) < candidate.line_length * 0.5 or len(line) > candidate.line_length * 1.4
+            for line in cleaned
+        ):
             continue
         aligned = [align_to_template(line, t) for line, t in zip(cleaned, candidate.templates, strict=True)]
         cost = sum(c for _, _, c in aligned)
@@ -158,13 +172,13 @@ def repair_mrz(lines: Sequence[str], *, fmt: MrzFormat | None = None) -> MrzRepa
         text[li], changed = _fix_classes(text[li], template)
         flags[li] = [a or b for a, b in zip(flags[li], changed, strict=True)]
     options = _static_options(chosen, text)
-    return _repair_core(chosen, text, options, flags)
+    return _repair_core(chosen, text, options, flags, unique_only=True)
 
 
 def repair_decoded(fmt: MrzFormat, lines: Sequence[str], options: Options) -> MrzRepair:
     """Repair exact-shape lines using per-position options from the recogniser (ctc.py)."""
     flags = [[False] * fmt.line_length for _ in range(fmt.line_count)]
-    return _repair_core(fmt, list(lines), options, flags)
+    return _repair_core(fmt, list(lines), options, flags, unique_only=False)
 
 
 def options_from_alternatives(
@@ -184,9 +198,10 @@ def options_from_alternatives(
                 if c != char and p > 0:
                     opts[c] = max(0.0, -_log(p / top))
             for c in _CONFUSABLE.get(char, ""):
-                # A classic lookalike stays thinkable even when the recogniser is sure; the
-                # recogniser's evidence still orders lookalikes among themselves.
-                if c in allowed:
+                # A letter/digit or letter/letter twin stays thinkable even when the recogniser is
+                # sure (its training did not know the MRZ font); its evidence still orders the
+                # twins. Digits it reads confidently are not second-guessed.
+                if c in allowed and not (c.isdigit() and char.isdigit()):
                     model_cost = opts.get(c, -_log(1e-6))
                     opts[c] = min(model_cost, _LOOKALIKE_FLOOR + 0.1 * model_cost)
             line_options.append(sorted(opts.items(), key=lambda kv: kv[1]))
@@ -218,7 +233,7 @@ def align_to_template(text: str, template: str) -> tuple[str, tuple[bool, ...], 
                 if c < cost[i + 1][j + 1]:
                     cost[i + 1][j + 1], back[i + 1][j + 1] = c, 0
             if j < m:
-                c = here + (0.6 if FILLER in CLASS_CHARS[template[j]] else 1.0) + late
+                c = here + _insert_cost(text, i, template[j]) + late
                 if c < cost[i][j + 1]:
                     cost[i][j + 1], back[i][j + 1] = c, 1
             if i < n:
@@ -242,6 +257,17 @@ def align_to_template(text: str, template: str) -> tuple[str, tuple[bool, ...], 
         else:
             i -= 1
     return "".join(reversed(out)), tuple(reversed(edited)), cost[n][m]
+
+
+def _insert_cost(text: str, i: int, cls: str) -> float:
+    """Cost of a character OCR dropped before ``text[i]``: a filler next to other filler is the
+    commonest loss; a check digit ('k' allows '<' but is rarely one) is not."""
+    if FILLER not in CLASS_CHARS[cls]:
+        return 1.0
+    if cls == "k":
+        return 0.9
+    beside_filler = text[i - 1 : i] == FILLER or text[i : i + 1] == FILLER
+    return 0.5 if beside_filler else 0.6
 
 
 def _match_cost(char: str, cls: str) -> float:
@@ -279,18 +305,41 @@ def _fix_classes(line: str, template: str) -> tuple[str, list[bool]]:
 
 
 def _static_options(fmt: MrzFormat, lines: Sequence[str]) -> Options:
+    """Lookalike options without recogniser evidence. In alphanumeric fields a substitution that
+    makes a character the same kind (digit or letter) as its neighbours is a little cheaper than
+    one that makes it different: 'L8B9' is likelier 'L889' than 'L8BB'."""
     options: Options = []
     for li, line in enumerate(lines):
         row = []
         for pos, char in enumerate(line):
             allowed = fmt.allowed(li, pos)
-            opts = [(char, 0.0)] + [(c, STATIC_COST) for c in _CONFUSABLE.get(char, "") if c in allowed and c != char]
-            row.append(opts)
+            opts = [(char, 0.0)]
+            for c in _CONFUSABLE.get(char, ""):
+                if c in allowed and c != char:
+                    cost = STATIC_COST
+                    if fmt.templates[li][pos] == "x":
+                        cost += 0.5 * (_kind_mismatch(line, pos, c) - _kind_mismatch(line, pos, char))
+                    opts.append((c, cost))
+            row.append(sorted(opts, key=lambda o: o[1]))
         options.append(row)
     return options
 
 
-def _repair_core(fmt: MrzFormat, lines: list[str], options: Options, flags: list[list[bool]]) -> MrzRepair:
+def _kind_mismatch(line: str, pos: int, char: str) -> int:
+    """How many of the two nearest neighbours are of another kind (digit/letter) than ``char``."""
+    neighbours = [c for c in (line[pos - 1 : pos] + line[pos + 1 : pos + 2]) if c != FILLER]
+    return sum(c.isdigit() != char.isdigit() for c in neighbours)
+
+
+def _repair_core(
+    fmt: MrzFormat, lines: list[str], options: Options, flags: list[list[bool]], *, unique_only: bool
+) -> MrzRepair:
+    """Country codes, then each check digit, then the composite, then stray letters in filler.
+
+    ``unique_only``: make a check-digit repair only when no other repair is as cheap. Without
+    recogniser evidence (plain text), two equally cheap lookalike repairs cannot be told apart,
+    and guessing would turn a detectable error into a wrong value that looks valid.
+    """
     chars = [list(line) for line in lines]
     total = 0.0
     ambiguous: set[str] = set()
@@ -321,23 +370,24 @@ def _repair_core(fmt: MrzFormat, lines: list[str], options: Options, flags: list
             result = _fix_check(
                 spec, chars, options, set(), _MAX_SUBS.get(spec.name, _DEFAULT_MAX_SUBS), spec.data[:1]
             )
-            if result is not None:
+            if result is not None and not (unique_only and result[2] < _UNIQUE_MARGIN):
                 subs, cost, margin = result
                 apply(subs)
                 total += cost
-                if margin < 0.5:
+                if margin < _AMBIGUOUS_MARGIN:
                     ambiguous.add(spec.name)
-        if check_passes(spec, ["".join(row) for row in chars]):
-            locked |= _positions(spec.data) | _positions((spec.digit,))
+        # The composite repairs only what no other check digit covers (optional data, itself):
+        # fields with their own check digit were repaired by it, or are beyond repair.
+        locked |= _positions(spec.data) | _positions((spec.digit,))
     composite = next(s for s in effective_checks(fmt, ["".join(r) for r in chars]) if s.name == "composite")
     if not check_passes(composite, ["".join(row) for row in chars]):
         padded = [fmt.spans[n] for n in _PADDED_FIELDS if n in fmt.spans]
         result = _fix_check(composite, chars, options, locked, _MAX_SUBS["composite"], padded)
-        if result is not None:
+        if result is not None and not (unique_only and result[2] < _UNIQUE_MARGIN):
             subs, cost, margin = result
             apply(subs)
             total += cost
-            if margin < 0.5:
+            if margin < _AMBIGUOUS_MARGIN:
                 ambiguous.add("composite")
 
     names = fmt.spans["names"]
@@ -384,10 +434,10 @@ def _fix_check(
         for move in chosen:
             if move is None:
                 continue
-            subs, cost = move
-            pre += subs
-            pre_cost += cost
-            for li, pos, char in subs:
+            move_subs, move_cost = move
+            pre += move_subs
+            pre_cost += move_cost
+            for li, pos, char in move_subs:
                 trial[li][pos] = char
         fixed = locked | {(li, pos) for li, pos, _ in pre}
         for cost, subs in _knapsack(spec, trial, options, fixed, max_subs):
@@ -448,7 +498,9 @@ def _knapsack(
     digit_line, digit_pos = spec.digit.line, spec.digit.start
     digit_options: list[Option] = [(chars[digit_line][digit_pos], 0.0)]
     if (digit_line, digit_pos) not in locked:
-        digit_options += [(c, k) for c, k in options[digit_line][digit_pos] if c != chars[digit_line][digit_pos]]
+        digit_options += [
+            (c, k) for c, k in options[digit_line][digit_pos] if c != chars[digit_line][digit_pos]
+        ]
     fixes: list[tuple[float, tuple[tuple[int, int, str], ...]]] = []
     for digit, dcost in digit_options:
         if not digit.isdigit():
@@ -515,7 +567,9 @@ def _fix_country(
     if best is None or best[0] > _MAX_COUNTRY_COST:
         return None
     subs = [
-        (span.line, span.start + i, c) for i, (c, old) in enumerate(zip(best[1], current, strict=True)) if c != old
+        (span.line, span.start + i, c)
+        for i, (c, old) in enumerate(zip(best[1], current, strict=True))
+        if c != old
     ]
     return subs, max(best[0], 0.0)
 
