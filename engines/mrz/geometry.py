@@ -55,6 +55,11 @@ class LineGeom:
             [self.left - off, self.right - off, self.right + off, self.left + off], dtype=np.float32
         )
 
+    def padded(self, pad: float) -> LineGeom:
+        """The line lengthened at both ends by ``pad`` times its height."""
+        off = self.direction * self.height * pad
+        return LineGeom(self.left - off, self.right + off, self.height)
+
     def shifted(self, distance: float) -> LineGeom:
         """The same line moved ``distance`` pixels down the page (negative: up)."""
         off = self.normal * distance
@@ -82,11 +87,8 @@ def crop_line(
     its height (the recogniser wants some margin above and below the characters); ``stretch``
     scales the width beyond the aspect ratio (narrow fonts read better widened).
     """
-    grown = LineGeom(
-        line.left - line.direction * line.height * pad,
-        line.right + line.direction * line.height * pad,
-        line.height * grow,
-    )
+    padded = line.padded(pad)
+    grown = LineGeom(padded.left, padded.right, line.height * grow)
     src = grown.quad()
     scale = out_height / max(grown.height, 1.0)
     out_w = max(round(grown.width * scale * stretch), out_height)

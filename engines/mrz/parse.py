@@ -82,7 +82,8 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
     number_spec = specs["document_number"]
     number = "".join(span.read(lines) for span in number_spec.data).replace("<", "")
     ok = checks["document_number"]
-    fields["document_number"] = MrzField(number or None, ok, number_spec.data, number_spec.digit)
+    spans = tuple(_without_trailing_filler(span, lines) for span in number_spec.data)
+    fields["document_number"] = MrzField(number or None, ok, spans, number_spec.digit)
 
     for name, expand in (("date_of_birth", _birth_year), ("date_of_expiry", _expiry_year)):
         span, check = sp[name], sp[f"{name}_check"]
@@ -93,7 +94,8 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
         span, check = sp["personal_number"], sp["personal_number_check"]
         value = _text(span.read(lines))
         if value:
-            fields["personal_number"] = MrzField(value, checks["personal_number"], (span,), check)
+            trimmed = _without_trailing_filler(span, lines)
+            fields["personal_number"] = MrzField(value, checks["personal_number"], (trimmed,), check)
 
     surname, given = _names(sp["names"].read(lines))
     names_span = sp["names"]
@@ -158,6 +160,12 @@ def check_passes(spec: CheckSpec, lines: Sequence[str]) -> bool:
     if spec.name == "personal_number" and data.strip("<") == "" and digit == "<":
         return True
     return is_valid(data, digit)
+
+
+def _without_trailing_filler(span: Span, lines: Sequence[str]) -> Span:
+    """The span without the filler padding its value (for a box around the value only)."""
+    length = len(span.read(lines).rstrip("<"))
+    return Span(span.line, span.start, span.start + max(length, 1))
 
 
 def _names(raw: str) -> tuple[str, str]:

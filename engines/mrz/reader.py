@@ -97,7 +97,7 @@ class _Candidate:
 @dataclass
 class _Hypothesis:
     fmt: MrzFormat
-    geoms: list[LineGeom]
+    crops: list[LineGeom]  # the (padded) line each decoded line was read from
     decoded: list[DecodedLine]
     repair: MrzRepair
     parse: MrzParse
@@ -235,8 +235,10 @@ def _read_upright(
                 if best is not None and best.good_enough:
                     return best, looks
     for zone in _zones(_merge_pieces(candidates)):
+        if not any("<<" in c.text for c in zone):
+            continue  # a lone line with no filler run is too weak a seed to search around
         for fmt, layout in _layouts(zone, complete=False):
-            best = _better(best, _decode(ink, ocr, fmt, layout, cache, timer))
+            best = _better(best, _decode(ink, ocr, fmt, layout, cache, timer, _CROP_RECIPES[:1]))
             if best is not None and best.good_enough:
                 return best, looks
     if best is not None and _plausible(best):
@@ -261,11 +263,12 @@ def _looks_like_mrz(text: str) -> bool:
     if len(squeezed) < 12:
         return False
     normal = normalize_line(squeezed)
-    if text.count(" ") > len(text) / 8 and normal.count("<") < 3:
-        return False
     in_alphabet = sum(c in ALPHABET or c in _FILLER_GLYPHS for c in squeezed) / len(squeezed)
+    if "<" in normal:
+        return in_alphabet >= 0.85
+    # no filler at all: only a digit-rich, unspaced, clean line (a TD1 first line, a full TD3 second)
     digits = sum(c.isdigit() for c in normal)
-    return in_alphabet >= 0.9 and ("<" in normal or (digits >= 0.4 * len(normal) and len(normal) >= 25))
+    return in_alphabet >= 0.95 and text.count(" ") <= 1 and digits >= 0.4 * len(normal) and len(normal) >= 25
 
 
 def _is_vertical(quad: np.ndarray) -> bool:
@@ -384,12 +387,13 @@ def _decode(
     geoms: list[LineGeom],
     cache: dict[tuple[int, ...], np.ndarray],
     timer: _Timer,
+    recipes: tuple[tuple[float, float | None], ...] = _CROP_RECIPES,
 ) -> _Hypothesis | None:
     """Recognise each line of one layout (cached: layouts share lines) and decode it as ``fmt``."""
     decoded: list[DecodedLine] = []
     for index, geom in enumerate(geoms):
         line: DecodedLine | None = None
-        for grow, pitch in _CROP_RECIPES:
+        for grow, pitch in recipes:
             # pitch: wanted character pitch in line heights; the line holds fmt.line_length characters
             stretch = 1.0 if pitch is None else pitch * geom.height * fmt.line_length / max(geom.width, 1.0)
             key = _geom_key(geom, grow, stretch)
@@ -415,7 +419,8 @@ def _decode(
             parsed = parse_mrz(repair.lines)
         except MrzParseError:
             return None
-    return _Hypothesis(fmt, geoms, decoded, repair, parsed, raw_passed)
+    crops = [geom.padded(_CROP_PAD) for geom in geoms]
+    return _Hypothesis(fmt, crops, decoded, repair, parsed, raw_passed)
 
 
 def _geom_key(geom: LineGeom, grow: float = 1.0, stretch: float = 1.0) -> tuple[int, ...]:
@@ -480,9 +485,14 @@ def _char_probs(h: _Hypothesis) -> list[list[float]]:
 
 
 def _char_quad(h: _Hypothesis, line: int, pos: int) -> np.ndarray:
+    """Where character ``pos`` of a line sits: MRZ characters have a fixed pitch, so the span
+    from the first character's first frame to the last one's last frame is cut into equal cells
+    (single frames would be too narrow and too jittery for a box)."""
     decoded = h.decoded[line]
-    start, end = decoded.frame_spans[pos]
-    return char_quad(h.geoms[line], start / decoded.frames, end / decoded.frames)
+    first, last = decoded.frame_spans[0][0], decoded.frame_spans[-1][1]
+    pitch = (last - first) / len(decoded.text)
+    start, end = first + pos * pitch, first + (pos + 1) * pitch
+    return char_quad(h.crops[line], start / decoded.frames, end / decoded.frames)
 
 
 def _confidence(

@@ -122,7 +122,11 @@ def test_concurrent_documents_with_different_page_counts_each_get_their_own_resu
     try:
         inferences_before, executions_before = counts()
         results = asyncio.run(read_all())
-        inferences_after, executions_after = counts()
+        # Triton updates its statistics after sending the responses: wait for them to settle.
+        deadline = time.monotonic() + 10
+        while (counted := counts())[0] - inferences_before < len(documents) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        inferences_after, executions_after = counted
     finally:
         stats_client.close()
 
