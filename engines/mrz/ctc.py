@@ -25,11 +25,7 @@ from engines.mrz.formats import ALPHABET
 _NEG = -1e9
 _EPS = 1e-9
 _MIN_ALTERNATIVE = 1e-5
-_FILLER_INDEX = ALPHABET.index("<")
-# Log prior favouring the filler where it competes with letters: most name and optional-data
-# positions of a real MRZ are filler, and blurred '<' is read as 'K', 'C' or 'S' far more often
-# than a letter is read as '<'. (Tunable; 0 disables.)
-FILLER_PRIOR = float(__import__("os").environ.get("MRZ_FILLER_PRIOR", "0.7"))  # runner-up characters below this probability are not worth reporting
+# runner-up characters below this probability are not worth reporting
 
 # Characters a recogniser prints for the MRZ filler.
 # '<', double and single angle brackets and quotation marks, hiragana ku, full-width '<'
@@ -111,7 +107,6 @@ def decode_line(
     # log emission per frame, position and character: (frames, positions, 37)
     log_e = np.log(emissions[:, fold_per_pos, :] + _EPS)
     log_e[:, ~allowed] = _NEG
-    log_e[:, :, _FILLER_INDEX] += FILLER_PRIOR
 
     path = _viterbi(log_e, blank)
     if path is None:

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import itertools
-import logging
 import time
 from dataclasses import dataclass, replace
 
@@ -32,16 +31,15 @@ from engines.mrz.parse import MrzParse, MrzParseError, parse_mrz
 from engines.mrz.repair import MrzRepair, normalize_line, options_from_alternatives, repair_decoded
 from engines.ocr import DETECT_PIXELS, Ocr, get_ocr
 
-logger = logging.getLogger(__name__)
-
 # A detected box must be at least this many times wider than tall to be an MRZ line.
 _MIN_ASPECT = 8.0
 _LN10 = 2.302585
 _FILLER_GLYPHS = "\u00ab\u300a\u3008"  # what recognisers print for '<<' or '<'
 _BATCH = 4  # long lines recognised per step, bottom of the page first
-_MAX_LINES = 24  # long lines recognised per page and orientation at most (bounds non-ID pages)
+_MAX_LINES = 16  # long lines recognised per page and orientation at most (bounds non-ID pages)
 _ORIENTATION_SAMPLE = 8  # lines shown to the orientation classifier when no MRZ was found
 _DETECT_PIXELS_RETRY = 2_500_000  # detection resolution of the last, high-resolution attempt
+_FEW_LINES = 8  # a page with fewer text boxes than this may hide a small MRZ
 _GOOD_ENOUGH_REPAIR_COST = 3.0
 # Log-likelihood per character of a reading (see _Hypothesis): clear MRZs on the real specimens
 # and synthetic documents score -0.02 to -0.3, text that is no MRZ -1 to -3.
@@ -104,10 +102,15 @@ class _Hypothesis:
     raw_passed: int  # check digits that passed before any repair
 
     @property
+    def valid_dates(self) -> int:
+        """Dates that are real calendar dates: six random digits make one only 1 time in 25."""
+        return sum(self.parse.fields[name].value is not None for name in ("date_of_birth", "date_of_expiry"))
+
+    @property
     def score(self) -> float:
         """Log-likelihood of the reading, less what repairs cost, plus log(10) per passing check
-        digit (a wrong reading passes one only 1 time in 10)."""
-        passed = sum(self.parse.check_digits.values())
+        digit (a wrong reading passes one only 1 time in 10) and per real calendar date."""
+        passed = sum(self.parse.check_digits.values()) + self.valid_dates
         return sum(d.log_score for d in self.decoded) - self.repair.cost + _LN10 * passed
 
     @property
@@ -122,6 +125,7 @@ class _Hypothesis:
         """A clear reading whose check digits all pass, most as read: stop looking."""
         return (
             self.parse.checks_passed
+            and self.valid_dates == 2
             and self.repair.cost <= _GOOD_ENOUGH_REPAIR_COST
             and self.raw_passed >= 2
             and self.log_likelihood_per_char >= _CLEAR_LL_PER_CHAR
@@ -131,10 +135,11 @@ class _Hypothesis:
 def read_mrz(image: np.ndarray | bytes, *, ocr: Ocr | None = None) -> MrzReading | None:
     """Read the MRZ of a page (BGR array or encoded PNG/JPEG), or None when it has none.
 
-    The page is read as it comes first. Only if that finds nothing is it turned: by 90 and 270
-    degrees when its text runs vertically, by 180 when the orientation classifier finds its lines
-    upside down, all three when the page showed no text to judge by. Last, a large page is
-    searched again at a higher detection resolution (a small MRZ on a big photo).
+    The page is read as it comes first. Only if that gives no clear reading is it turned: by 90
+    and 270 degrees when its text runs vertically, by 180 when the orientation classifier finds
+    its lines upside down, all three when the page showed no text to judge by. Last, a large page
+    is searched again at a higher detection resolution (a small MRZ on a big photo). The likeliest
+    reading of all attempts wins.
     """
     if isinstance(image, bytes):
         image = decode_image(image)
@@ -142,20 +147,16 @@ def read_mrz(image: np.ndarray | bytes, *, ocr: Ocr | None = None) -> MrzReading
     timer = _Timer()
 
     hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS)
-    if hypothesis is not None:
-        return _finish(hypothesis, image, 0, timer)
-    for degrees in _turns(looks):
-        page = rotate(image, degrees)
-        hypothesis, _ = _read_upright(page, ocr, timer, DETECT_PIXELS)
-        if hypothesis is not None:
-            return _finish(hypothesis, page, degrees, timer)
-    if image.shape[0] * image.shape[1] > DETECT_PIXELS:
-        for degrees in [90, 270] if looks.vertical else [180] if looks.upside_down else [0]:
-            page = rotate(image, degrees)
-            hypothesis, _ = _read_upright(page, ocr, timer, _DETECT_PIXELS_RETRY)
-            if hypothesis is not None:
-                return _finish(hypothesis, page, degrees, timer)
-    return None
+    best = (hypothesis, 0) if hypothesis is not None else None
+    for degrees, pixels in _further_attempts(looks, image.shape[0] * image.shape[1]):
+        if best is not None and best[0].good_enough:
+            break
+        hypothesis, _ = _read_upright(rotate(image, degrees), ocr, timer, pixels)
+        if hypothesis is not None and (best is None or hypothesis.score > best[0].score):
+            best = (hypothesis, degrees)
+    if best is None:
+        return None
+    return _finish(best[0], rotate(image, best[1]), best[1], timer)
 
 
 @dataclass(frozen=True)
@@ -164,18 +165,28 @@ class _Looks:
 
     vertical: bool
     upside_down: bool
-    text_lines: int
+    text_lines: int  # text boxes detected
+    filler_seen: bool = False  # some long line read with '<' in it: an MRZ hint
 
 
-def _turns(looks: _Looks) -> list[int]:
-    """Which turns (degrees clockwise) are worth trying after the page as it came failed."""
+def _further_attempts(looks: _Looks, pixels: int) -> list[tuple[int, int]]:
+    """(degrees clockwise, detection pixels) worth trying when the page as it came gave no clear
+    reading: the likely turns, then a closer look at the likeliest orientation of a large page."""
     if looks.vertical:
-        return [90, 270]
-    if looks.upside_down:
-        return [180]
-    if looks.text_lines == 0:
-        return [180, 90, 270]
-    return []
+        turns = [90, 270]
+    elif looks.upside_down:
+        turns = [180]
+    elif looks.text_lines == 0:
+        turns = [180, 90, 270]
+    else:
+        turns = []
+    attempts = [(degrees, DETECT_PIXELS) for degrees in turns]
+    # A closer look costs a detection at almost three times the pixels: only for pages that hint
+    # at an MRZ, or show so little text that a small one may have gone unseen.
+    if pixels > DETECT_PIXELS and (looks.filler_seen or looks.text_lines < _FEW_LINES):
+        likely = turns[:2] if looks.vertical or looks.upside_down else [0]
+        attempts += [(degrees, _DETECT_PIXELS_RETRY) for degrees in likely]
+    return attempts
 
 
 def _finish(hypothesis: _Hypothesis, page: np.ndarray, degrees: int, timer: _Timer) -> MrzReading:
@@ -184,15 +195,16 @@ def _finish(hypothesis: _Hypothesis, page: np.ndarray, degrees: int, timer: _Tim
     return replace(reading, timings_ms=timer.as_ms())
 
 
-def _ink(page: np.ndarray) -> np.ndarray:
-    """The page as the recogniser should see MRZ lines: the brightest channel of each pixel.
+def _ink_crop(page: np.ndarray, line: LineGeom, *, grow: float = 1.0, stretch: float = 1.0) -> np.ndarray:
+    """A line crop as the recogniser should see an MRZ: the brightest channel of each pixel.
 
     MRZ ink is black; security printing, stamps and guilloches over it are coloured. Taking the
     maximum over B, G and R keeps black black and turns any saturated colour light.
     """
-    if page.ndim == 2:
-        return cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
-    return cv2.cvtColor(page.max(axis=2), cv2.COLOR_GRAY2BGR)
+    pixels = crop_line(page, line, pad=_CROP_PAD, grow=grow, stretch=stretch)
+    if pixels.ndim == 2:
+        return cv2.cvtColor(pixels, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(pixels.max(axis=2), cv2.COLOR_GRAY2BGR)
 
 
 def _read_upright(
@@ -204,7 +216,6 @@ def _read_upright(
     where an MRZ sits: most pages are read after recognising only their last few lines. Zones
     with a line the detector missed are tried last, when no complete zone reads cleanly.
     """
-    ink = _ink(page)
     with timer.section("ocr"):
         quads = ocr.detect(page, pixels=pixels)
     geoms = [LineGeom.from_quad(q) for q in quads]
@@ -213,16 +224,18 @@ def _read_upright(
         (g for g in geoms if g.height >= 4 and g.width >= _MIN_ASPECT * g.height),
         key=lambda g: -float(g.centre[1]),
     )[:_MAX_LINES]
-    looks = _Looks(vertical=vertical, upside_down=False, text_lines=len(long_lines))
+    looks = _Looks(vertical=vertical, upside_down=False, text_lines=len(quads))
     candidates: list[_Candidate] = []
     cache: dict[tuple[int, ...], np.ndarray] = {}
     best: _Hypothesis | None = None
     for start in range(0, len(long_lines), _BATCH):
         batch = long_lines[start : start + _BATCH]
         with timer.section("ocr"):
-            recognised = ocr.recognize([crop_line(ink, g, pad=_CROP_PAD) for g in batch])
+            recognised = ocr.recognize([_ink_crop(page, g) for g in batch])
         new = False
         for geom, rec in zip(batch, recognised, strict=True):
+            if "<" in normalize_line(rec.text):
+                looks = replace(looks, filler_seen=True)
             if _looks_like_mrz(rec.text):
                 candidates.append(_Candidate(geom, normalize_line(rec.text)))
                 cache[_geom_key(geom)] = rec.probs
@@ -231,23 +244,23 @@ def _read_upright(
             continue
         for zone in _zones(_merge_pieces(candidates)):
             for fmt, layout in _layouts(zone, complete=True):
-                best = _better(best, _decode(ink, ocr, fmt, layout, cache, timer))
+                best = _better(best, _decode(page, ocr, fmt, layout, cache, timer))
                 if best is not None and best.good_enough:
                     return best, looks
     for zone in _zones(_merge_pieces(candidates)):
         if not any("<<" in c.text for c in zone):
             continue  # a lone line with no filler run is too weak a seed to search around
         for fmt, layout in _layouts(zone, complete=False):
-            best = _better(best, _decode(ink, ocr, fmt, layout, cache, timer, _CROP_RECIPES[:1]))
+            best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, _CROP_RECIPES[:1]))
             if best is not None and best.good_enough:
                 return best, looks
-    if best is not None and _plausible(best):
+    if best is not None and best.good_enough:
         return best, looks
     if long_lines and not vertical:
         with timer.section("ocr"):
             votes = ocr.upside_down([crop_line(page, g) for g in long_lines[:_ORIENTATION_SAMPLE]])
         looks = replace(looks, upside_down=sum(v > 0.5 for v in votes) > len(votes) / 2)
-    return None, looks
+    return (best if best is not None and _plausible(best) else None), looks
 
 
 def _better(best: _Hypothesis | None, other: _Hypothesis | None) -> _Hypothesis | None:
@@ -398,7 +411,7 @@ def _decode(
             stretch = 1.0 if pitch is None else pitch * geom.height * fmt.line_length / max(geom.width, 1.0)
             key = _geom_key(geom, grow, stretch)
             if key not in cache:
-                crop = crop_line(page, geom, grow=grow, pad=_CROP_PAD, stretch=stretch)
+                crop = _ink_crop(page, geom, grow=grow, stretch=stretch)
                 with timer.section("ocr"):
                     cache[key] = ocr.recognize([crop])[0].probs
             with timer.section("parse"):
@@ -430,12 +443,13 @@ def _geom_key(geom: LineGeom, grow: float = 1.0, stretch: float = 1.0) -> tuple[
 
 def _plausible(h: _Hypothesis) -> bool:
     """Is this an MRZ at all? Other text forced into an MRZ's shape fits the recogniser's
-    evidence badly, and passes a check digit as read only 1 time in 10 (repairs can make anything
-    pass, so they are no evidence)."""
+    evidence badly, passes a check digit as read only 1 time in 10 (repairs can make anything
+    pass, so they are no evidence) and seldom holds a real calendar date."""
     ll = h.log_likelihood_per_char
-    return (h.raw_passed >= 2 and ll >= _PLAUSIBLE_LL_PER_CHAR) or (
+    evidence = (h.raw_passed >= 2 and ll >= _PLAUSIBLE_LL_PER_CHAR) or (
         h.raw_passed >= 1 and ll >= _CLEAR_LL_PER_CHAR
     )
+    return evidence and h.valid_dates >= 1
 
 
 def _reading(h: _Hypothesis, page: np.ndarray, degrees: int) -> MrzReading:

@@ -96,18 +96,18 @@ _CONFUSABLE: dict[str, str] = {
     "K": "<",
     "X": "<",
 }
-STATIC_COST = 2.0  # cost of one lookalike substitution without recogniser evidence
-_LOOKALIKE_FLOOR = 3.0  # the most a lookalike costs when the recogniser gives it no weight
-
-_MAX_SUBS = {"composite": 2}  # substitutions one check may make (default below)
+# Costs are in nats: -log(probability of the substitute / probability of what was read).
+STATIC_COST = 2.0  # one lookalike substitution without recogniser evidence
+_LOOKALIKE_FLOOR = 3.0  # about the most a letter/digit twin costs when the recogniser gives it no weight
+_MAX_SUBS = {"composite": 2}  # single substitutions one check digit may make (default below)
 _DEFAULT_MAX_SUBS = 3
-# Fields that end in filler padding, so a run of misread filler may end them.
-_PADDED_FIELDS = ("optional_data_1", "optional_data_2")
 _MAX_FIX_COST = 5.0  # beyond this, a "repair" is more likely a coincidence than a fix
-_MAX_COUNTRY_COST = 4.5
-_FILLER_RUN_COST = 4.0
+_MAX_COUNTRY_COST = 4.5  # one twin without evidence (OAT -> QAT), or a little more with some
+_FILLER_RUN_COST = 4.0  # the most '<' may cost at one position of a run read as filler
+# Fields that end in filler padding that only the composite check covers.
+_PADDED_FIELDS = ("optional_data_1", "optional_data_2")
 _AMBIGUOUS_MARGIN = 0.5  # a runner-up repair this close makes the chosen one doubtful
-_UNIQUE_MARGIN = 0.25  # plain-text repair needs its best fix at least this much cheaper  # the most '<' may cost at one position of a run read as filler
+_UNIQUE_MARGIN = 0.25  # plain-text repair needs its best fix at least this much cheaper
 
 
 @dataclass(frozen=True)
@@ -178,14 +178,16 @@ def repair_mrz(lines: Sequence[str], *, fmt: MrzFormat | None = None) -> MrzRepa
 def repair_decoded(fmt: MrzFormat, lines: Sequence[str], options: Options) -> MrzRepair:
     """Repair exact-shape lines using per-position options from the recogniser (ctc.py)."""
     flags = [[False] * fmt.line_length for _ in range(fmt.line_count)]
-    return _repair_core(fmt, list(lines), options, flags, unique_only=False)
+    own_options = [[list(position) for position in line] for line in options]  # repairs update them
+    return _repair_core(fmt, list(lines), own_options, flags, unique_only=False)
 
 
 def options_from_alternatives(
     fmt: MrzFormat, lines: Sequence[str], alternatives: Sequence[Sequence[Sequence[tuple[str, float]]]]
 ) -> Options:
     """Turn the recogniser's per-position probabilities into costs (negative log ratio to the read
-    character), and add the class's lookalikes it did not rank, at a static cost."""
+    character); a letter/digit or letter/letter lookalike of the read character never costs much
+    more than _LOOKALIKE_FLOOR, however sure the recogniser was."""
     options: Options = []
     for li, line in enumerate(lines):
         line_options = []

@@ -1,0 +1,134 @@
+"""The engine entry point, read_document (engines/pipeline.py), on pages made on the spot.
+
+Pages are drawn with an installed monospaced font (OCR-B where present), so these tests need
+no binary fixtures; the real specimen images are read in test_mrz_reader_real.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from mrz_pages import blank_page, mrz_font, render_page
+
+from engines import ENGINE_NAME, ENGINE_VERSION
+from engines.pipeline import read_document
+from engines.types import EngineError
+
+pytestmark = pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
+
+TD3 = ("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10")
+TD1 = ("I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<")
+SPECIMEN = {
+    "surname": "ERIKSSON",
+    "given_names": "ANNA MARIA",
+    "nationality": "UTO",
+    "issuing_country": "UTO",
+    "date_of_birth": "1974-08-12",
+    "sex": "F",
+    "date_of_expiry": "2012-04-15",
+}
+
+
+@pytest.fixture(scope="module")
+def passport_page() -> bytes:
+    return render_page(TD3)
+
+
+def test_passport_page_gives_every_mrz_field_with_its_source_page_and_validity(passport_page: bytes) -> None:
+    result = read_document([passport_page])
+    assert result.document_type == "passport"
+    assert {k: f.value for k, f in result.fields.items()} == {
+        **SPECIMEN,
+        "document_number": "L898902C3",
+        "personal_number": "ZE184226B",
+    }
+    for name, field in result.fields.items():
+        assert field.source == "mrz" and field.page == 1, name
+        assert 0.0 <= field.confidence <= 1.0, name
+    assert result.fields["date_of_birth"].valid is True
+    assert result.fields["surname"].valid is None
+    assert result.checks[-1].name == "mrz_check_digits" and result.checks[-1].passed
+    assert result.engine_name == ENGINE_NAME and result.engine_version == ENGINE_VERSION
+    assert {"ocr", "parse"} <= result.timings_ms.keys()
+
+
+def test_field_boxes_lie_on_the_mrz_lines_at_the_bottom_of_the_page(passport_page: bytes) -> None:
+    fields = read_document([passport_page]).fields
+    for name, field in fields.items():
+        assert field.bbox is not None, name
+        x0, y0, x1, y1 = field.bbox
+        assert 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1, name
+        assert y0 > 0.5, name  # the MRZ is drawn in the lower half
+    # line 1 holds the names, line 2 the numbers; the surname starts left of the given names
+    assert fields["surname"].bbox[1] < fields["document_number"].bbox[1]  # type: ignore[index]
+    assert fields["surname"].bbox[0] < fields["given_names"].bbox[0]  # type: ignore[index]
+
+
+def test_td1_card_is_an_id_card() -> None:
+    result = read_document([render_page(TD1, image_format="JPEG")])
+    assert result.document_type == "id_card"
+    assert {k: f.value for k, f in result.fields.items()} == {**SPECIMEN, "document_number": "D23145890"}
+
+
+def test_failed_check_digit_is_reported_by_name_without_any_value() -> None:
+    wrong_birth_check = (TD3[0], TD3[1][:19] + "3" + TD3[1][20:])
+    result = read_document([render_page(wrong_birth_check)])
+    check = next(c for c in result.checks if c.name == "mrz_check_digits")
+    assert not check.passed
+    assert "date_of_birth" in check.detail
+    values = {str(f.value) for f in result.fields.values()} | {"740812", "7408122", "3"}
+    for value in values:
+        assert value not in check.detail
+    birth = result.fields["date_of_birth"]
+    assert birth.valid is False
+    assert birth.confidence < result.fields["date_of_expiry"].confidence
+
+
+def test_page_without_mrz_is_other_with_no_fields_and_a_failed_mrz_check() -> None:
+    result = read_document([blank_page()])
+    assert result.document_type == "other"
+    assert result.fields == {}
+    assert [(c.name, c.passed) for c in result.checks] == [("mrz_found", False)]
+    assert result.document_type_confidence < 0.5
+
+
+def test_mrz_on_the_second_page_is_reported_on_page_two(passport_page: bytes) -> None:
+    result = read_document([blank_page(), passport_page])
+    assert result.pages == 2
+    assert result.fields["document_number"].page == 2
+
+
+def test_undecodable_page_is_refused() -> None:
+    with pytest.raises(EngineError) as error:
+        read_document([b"%PDF-1.7 not an image"])
+    assert error.value.code == "unreadable_image"
+
+
+def test_no_pages_is_refused() -> None:
+    with pytest.raises(EngineError):
+        read_document([])
+
+
+def test_result_survives_its_json_round_trip(passport_page: bytes) -> None:
+    from engines.types import EngineResult
+
+    result = read_document([passport_page])
+    assert EngineResult.from_json(result.to_json()) == result
+
+
+@pytest.mark.parametrize("degrees", [90, 180])
+def test_page_turned_sideways_or_upside_down_is_still_read(passport_page: bytes, degrees: int) -> None:
+    import io
+
+    from PIL import Image
+
+    turned = io.BytesIO()
+    Image.open(io.BytesIO(passport_page)).rotate(degrees, expand=True).save(turned, format="PNG")
+    upright = read_document([passport_page]).fields["surname"].bbox
+    result = read_document([turned.getvalue()])
+    assert result.fields["document_number"].value == "L898902C3"
+    assert result.fields["surname"].value == "ERIKSSON"
+    # the box is on the turned page where the surname is (PIL turns counter-clockwise)
+    assert upright is not None
+    x0, y0, x1, y1 = upright
+    expected = (y0, 1 - x1, y1, 1 - x0) if degrees == 90 else (1 - x1, 1 - y1, 1 - x0, 1 - y0)
+    assert result.fields["surname"].bbox == pytest.approx(expected, abs=0.02)

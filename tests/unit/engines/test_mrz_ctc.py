@@ -1,0 +1,96 @@
+"""Format-constrained CTC decoding (engines/mrz/ctc.py) on hand-made probability matrices.
+
+The vocabulary is small and invented, like the recogniser's would be if it only knew these
+characters; column 0 is the CTC blank as in PP-OCR models.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engines.mrz.ctc import decode_line
+from engines.mrz.formats import CLASS_CHARS
+
+VOCABULARY = ["blank", *"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "<", "\u300a", "o"]
+
+
+def frames(*steps: str | dict[str, float]) -> np.ndarray:
+    """One row per step: a token name (probability 0.9) or a {token: probability} dict."""
+    rows = []
+    for step in steps:
+        wanted = {step: 0.9} if isinstance(step, str) else step
+        row = np.full(len(VOCABULARY), (1.0 - sum(wanted.values())) / (len(VOCABULARY) - len(wanted)))
+        for token, p in wanted.items():
+            row[VOCABULARY.index(token)] = p
+        rows.append(row)
+    return np.array(rows, dtype=np.float32)
+
+
+def spell(text: str) -> list[str]:
+    """Two frames per character with a blank between characters."""
+    steps: list[str] = []
+    for char in text:
+        steps += [char, char, "blank"]
+    return steps
+
+
+def test_digit_position_reads_a_letter_lookalike_as_its_digit() -> None:
+    decoded = decode_line(frames(*spell("74O812")), VOCABULARY, "nnnnnn", CLASS_CHARS)
+    assert decoded is not None and decoded.text == "740812"
+
+
+def test_letter_position_reads_a_digit_lookalike_as_its_letter() -> None:
+    decoded = decode_line(frames(*spell("UT0")), VOCABULARY, "aaa", CLASS_CHARS)
+    assert decoded is not None and decoded.text == "UTO"
+
+
+def test_alphanumeric_position_keeps_what_was_read() -> None:
+    decoded = decode_line(frames(*spell("L8O")), VOCABULARY, "xxx", CLASS_CHARS)
+    assert decoded is not None and decoded.text == "L8O"
+
+
+def test_double_angle_glyph_lends_its_probability_to_the_filler() -> None:
+    decoded = decode_line(frames(*spell("A\u300a")), VOCABULARY, "aa", CLASS_CHARS)
+    assert decoded is not None and decoded.text == "A<"
+
+
+def test_output_has_exactly_the_template_length_even_when_a_filler_was_merged() -> None:
+    # the recogniser saw one long '<' where the line has three: its best guess never is a blank
+    steps: list[str | dict[str, float]] = [*spell("AB"), *[{"<": 0.6, "blank": 0.35}] * 9]
+    greedy_length = 3
+    decoded = decode_line(frames(*steps), VOCABULARY, "aaaaa", CLASS_CHARS)
+    assert decoded is not None
+    assert len(decoded.text) == 5 > greedy_length
+    assert decoded.text == "AB<<<"
+
+
+def test_the_right_length_is_likelier_than_a_wrong_one() -> None:
+    probs = frames(*spell("740812"))
+    right = decode_line(probs, VOCABULARY, "nnnnnn", CLASS_CHARS)
+    longer = decode_line(probs, VOCABULARY, "nnnnnnn", CLASS_CHARS)
+    shorter = decode_line(probs, VOCABULARY, "nnnnn", CLASS_CHARS)
+    assert right is not None and longer is not None and shorter is not None
+    assert right.log_score > longer.log_score
+    assert right.log_score > shorter.log_score
+
+
+def test_runner_up_characters_are_reported_with_their_probabilities() -> None:
+    hesitant = {"8": 0.6, "B": 0.35}
+    decoded = decode_line(
+        frames("L", "blank", hesitant, hesitant, "blank", "0"), VOCABULARY, "xxx", CLASS_CHARS
+    )
+    assert decoded is not None
+    assert decoded.text == "L80"
+    alternatives = dict(decoded.alternatives[1])
+    assert alternatives["B"] > 0.3
+    assert decoded.char_probs[1] < 0.7
+
+
+def test_frame_spans_locate_each_character() -> None:
+    decoded = decode_line(frames(*spell("123")), VOCABULARY, "nnn", CLASS_CHARS)
+    assert decoded is not None
+    assert decoded.frame_spans == ((0, 2), (3, 5), (6, 8))
+
+
+def test_too_few_frames_for_the_line_gives_no_reading() -> None:
+    assert decode_line(frames("1", "2"), VOCABULARY, "nnn", CLASS_CHARS) is None
