@@ -37,6 +37,7 @@ Quad = np.ndarray  # shape (4, 2), float32, clockwise from top-left, page pixels
 DETECT_PIXELS = 900_000
 _DETECT_MAX_UPSCALE = 2.5
 _PAGE_MIN_SIDE = 736  # RapidOCR's own default for whole-page OCR
+_PAGE_MAX_PIXELS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -126,13 +127,22 @@ class Ocr:
         return [float(score) if "180" in str(label) else 1.0 - float(score) for label, score in labels]
 
     def read_page(self, image: np.ndarray) -> list[TextLine]:
-        """Plain full-page OCR (detect, orient, recognise), for callers that want all text."""
+        """Plain full-page OCR (detect, orient, recognise), for callers that want all text.
+
+        Small pages are enlarged to RapidOCR's usual working size, huge ones reduced to a few
+        million pixels (detection cost grows with pixels, accuracy stops growing long before).
+        """
         h, w = image.shape[:2]
         scale = max(1.0, _PAGE_MIN_SIDE / min(h, w))
+        scale = min(scale, math.sqrt(_PAGE_MAX_PIXELS / (h * w)))
         scaled = (
             image
             if scale == 1.0
-            else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_CUBIC)
+            else cv2.resize(
+                image,
+                (round(w * scale), round(h * scale)),
+                interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA,
+            )
         )
         with self._lock:
             result, _ = self._engine(scaled)

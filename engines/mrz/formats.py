@@ -199,7 +199,3 @@ def format_for_shape(line_count: int, line_length: int) -> MrzFormat | None:
         if fmt.line_count == line_count and fmt.line_length == line_length:
             return fmt
     return None
-
-
-def fits(char: str, cls: str) -> bool:
-    return char in CLASS_CHARS[cls]

@@ -11,7 +11,9 @@
 4. Repair with the check digits (repair.py), parse (parse.py), keep the likeliest hypothesis
    (log-likelihood, repair cost and passing check digits), and give each field a raw confidence
    and a page bbox.
-5. Only when nothing is found, turn the page (see read_mrz) or look closer.
+5. Only when no clear reading is found, turn the page or look closer (see read_mrz).
+
+Nothing here logs or returns text other than through the typed reading: values are personal data.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ _BATCH = 4  # long lines recognised per step, bottom of the page first
 _MAX_LINES = 16  # long lines recognised per page and orientation at most (bounds non-ID pages)
 _ORIENTATION_SAMPLE = 8  # lines shown to the orientation classifier when no MRZ was found
 _DETECT_PIXELS_RETRY = 2_500_000  # detection resolution of the last, high-resolution attempt
-_FEW_LINES = 8  # a page with fewer text boxes than this may hide a small MRZ
+_FEW_LINES = 8  # a page with fewer long lines than this may hide a small MRZ
 _GOOD_ENOUGH_REPAIR_COST = 3.0
 # Log-likelihood per character of a reading (see _Hypothesis): clear MRZs on the real specimens
 # and synthetic documents score -0.02 to -0.3, text that is no MRZ -1 to -3.
@@ -166,6 +168,7 @@ class _Looks:
     vertical: bool
     upside_down: bool
     text_lines: int  # text boxes detected
+    long_lines: int  # of which long enough to be MRZ lines
     filler_seen: bool = False  # some long line read with '<' in it: an MRZ hint
 
 
@@ -182,8 +185,9 @@ def _further_attempts(looks: _Looks, pixels: int) -> list[tuple[int, int]]:
         turns = []
     attempts = [(degrees, DETECT_PIXELS) for degrees in turns]
     # A closer look costs a detection at almost three times the pixels: only for pages that hint
-    # at an MRZ, or show so little text that a small one may have gone unseen.
-    if pixels > DETECT_PIXELS and (looks.filler_seen or looks.text_lines < _FEW_LINES):
+    # at an MRZ, or show so few long lines that a small MRZ may have gone unseen (a photo of a
+    # passport shows a few headings; a receipt or letter shows many lines).
+    if pixels > DETECT_PIXELS and (looks.filler_seen or looks.long_lines < _FEW_LINES):
         likely = turns[:2] if looks.vertical or looks.upside_down else [0]
         attempts += [(degrees, _DETECT_PIXELS_RETRY) for degrees in likely]
     return attempts
@@ -224,7 +228,7 @@ def _read_upright(
         (g for g in geoms if g.height >= 4 and g.width >= _MIN_ASPECT * g.height),
         key=lambda g: -float(g.centre[1]),
     )[:_MAX_LINES]
-    looks = _Looks(vertical=vertical, upside_down=False, text_lines=len(quads))
+    looks = _Looks(vertical=vertical, upside_down=False, text_lines=len(quads), long_lines=len(long_lines))
     candidates: list[_Candidate] = []
     cache: dict[tuple[int, ...], np.ndarray] = {}
     best: _Hypothesis | None = None
@@ -234,7 +238,7 @@ def _read_upright(
             recognised = ocr.recognize([_ink_crop(page, g) for g in batch])
         new = False
         for geom, rec in zip(batch, recognised, strict=True):
-            if "<" in normalize_line(rec.text):
+            if "<<" in rec.text or any(glyph in rec.text for glyph in _FILLER_GLYPHS):
                 looks = replace(looks, filler_seen=True)
             if _looks_like_mrz(rec.text):
                 candidates.append(_Candidate(geom, normalize_line(rec.text)))
@@ -243,8 +247,11 @@ def _read_upright(
         if not new:
             continue
         for zone in _zones(_merge_pieces(candidates)):
+            # only zones with filler in them earn the extra crops (digit-heavy lines without any
+            # '<' are mostly phone numbers and references, not MRZs)
+            recipes = _CROP_RECIPES if any("<" in c.text for c in zone) else _CROP_RECIPES[:1]
             for fmt, layout in _layouts(zone, complete=True):
-                best = _better(best, _decode(page, ocr, fmt, layout, cache, timer))
+                best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, recipes))
                 if best is not None and best.good_enough:
                     return best, looks
     for zone in _zones(_merge_pieces(candidates)):
@@ -277,8 +284,10 @@ def _looks_like_mrz(text: str) -> bool:
         return False
     normal = normalize_line(squeezed)
     in_alphabet = sum(c in ALPHABET or c in _FILLER_GLYPHS for c in squeezed) / len(squeezed)
-    if "<" in normal:
-        return in_alphabet >= 0.85
+    fillers = sum(c == "<" or c in _FILLER_GLYPHS for c in squeezed)
+    if fillers:
+        # OCR puts stray spaces into filler runs, but prose has far more spaces than filler
+        return in_alphabet >= 0.85 and (fillers >= 3 or text.count(" ") <= len(text) / 10)
     # no filler at all: only a digit-rich, unspaced, clean line (a TD1 first line, a full TD3 second)
     digits = sum(c.isdigit() for c in normal)
     return in_alphabet >= 0.95 and text.count(" ") <= 1 and digits >= 0.4 * len(normal) and len(normal) >= 25
