@@ -84,7 +84,6 @@ def audit_chain_verify() -> ChainVerdict:
     prev_hash = GENESIS_HASH
     checked = 0
     for event in AuditEvent.objects.order_by("id").iterator():
-        # JSON round-trip so the hash sees the same data the database returns.
         if event.prev_hash != prev_hash or _event_hash(prev_hash=prev_hash, event=event) != event.hash:
             return ChainVerdict(ok=False, events_checked=checked, first_bad_event_id=event.id)
         prev_hash = event.hash
