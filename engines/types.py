@@ -101,3 +101,12 @@ class EngineError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What one document-type reader (receipt, invoice, driver licence, ...) found: fields with raw
+    confidences and the checks it ran. The pipeline wraps it into an :class:`EngineResult`."""
+
+    fields: dict[str, FieldResult]
+    checks: list[Check] = field(default_factory=list)
