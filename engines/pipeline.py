@@ -1,81 +1,186 @@
-"""The CPU reference engine's entry point: page images in, typed fields out.
+"""The CPU reference engine's entry point: pages in, a classified document with typed fields out.
 
 Everyone else (the CPU Triton models, ``manage.py extract --engine local``, apps/extraction)
-calls :func:`read_document`. Today it reads identity documents through their MRZ; a page without
-an MRZ is classified ``other`` with no fields. Field values are personal data: nothing here logs
-them, and check details name which check digits failed, never their values.
+calls :func:`read_document`. The order of the steps is the order of the evidence's strength and
+cost:
+
+1. the MRZ of an identity document (cheap to rule out, decisive when found);
+2. the text of every page: the PDF's text layer where it has one, full-page OCR otherwise;
+3. the document type from that text (a caller's hint is honoured unless the text contradicts it);
+4. the reader of that type (driver licence barcode and front, or the key-value readers).
+
+Field values are personal data: nothing here logs them, and check details name fields, never
+their values.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
+from engines.classify import DOCUMENT_TYPES, Classification, classify_text, identity_classification
 from engines.images import decode_image
+from engines.layout import PageText, page_from_ocr, page_from_text_layer
 from engines.mrz.reader import MrzReading, read_mrz
-from engines.types import Check, EngineError, EngineResult, FieldResult
+from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
 
 logger = logging.getLogger(__name__)
 
-_NO_MRZ_CONFIDENCE = 0.2  # "other" only means "no MRZ found", which is weak evidence
+# A text layer with fewer characters than this is a scan with a stray caption, not a digital page.
+_MIN_TEXT_LAYER_CHARS = 20
+# Below this probability for the hinted type, the text contradicts the caller's hint.
+_HINT_MIN_PROBABILITY = 0.05
+_MRZ_TYPES = ("passport", "id_card")
+
+Reader = Callable[[list[PageText], list[np.ndarray]], Extracted | None]
 
 
-def read_document(pages: Sequence[bytes], *, document_type_hint: str | None = None) -> EngineResult:
+def read_document(
+    pages: Sequence[bytes],
+    *,
+    document_type_hint: str | None = None,
+    text_layer: Sequence[str] | None = None,
+) -> EngineResult:
     """Read a document given as encoded PNG/JPEG pages (page 1 first).
 
-    Raises EngineError("unreadable_image" | "image_too_large") for a page that cannot be decoded.
-    ``document_type_hint`` is accepted for the contract; the MRZ itself says what the document is.
+    ``text_layer`` holds, per page, the JSON text-layer payload of a digital PDF page
+    (:func:`engines.layout.text_layer_payload`) or "" for none. Raises
+    EngineError("unreadable_image" | "image_too_large") for a page that cannot be decoded.
     """
     if not pages:
         raise EngineError("unreadable_image", "The document has no pages.")
-    started = time.perf_counter()
-    images = [decode_image(page) for page in pages]
-    decode_ms = (time.perf_counter() - started) * 1000
+    if text_layer is not None and len(text_layer) != len(pages):
+        raise EngineError("invalid_request", "text_layer must have one entry per page.")
+    timer = _Timer()
+    with timer.section("decode"):
+        images = [decode_image(page) for page in pages]
+        layers = [_usable_text_layer(text_layer[i] if text_layer else "", i + 1) for i in range(len(pages))]
+    hint = document_type_hint if document_type_hint in DOCUMENT_TYPES else None
 
-    ocr_ms = parse_ms = 0.0
-    for number, image in enumerate(images, start=1):
-        reading = read_mrz(image)
-        if reading is None:
-            continue
-        ocr_ms += reading.timings_ms.get("ocr", 0)
-        parse_ms += reading.timings_ms.get("parse", 0)
-        logger.info(
-            "MRZ found on page %d: format %s, %d/%d check digits pass, %d characters repaired",
-            number,
-            reading.parse.format.name,
-            sum(reading.parse.check_digits.values()),
-            len(reading.parse.check_digits),
-            reading.repair.repair_count,
-        )
-        return _result_from_mrz(reading, page=number, pages=len(pages), timings=(decode_ms, ocr_ms, parse_ms))
+    if hint is None or hint in _MRZ_TYPES:
+        for number, image in enumerate(images, start=1):
+            if layers[number - 1] is not None:
+                continue  # a digital page: no photographed MRZ to find
+            with timer.section("mrz"):
+                reading = read_mrz(image)
+            if reading is not None:
+                return _result_from_mrz(reading, page=number, pages=len(pages), hint=hint, timer=timer)
 
-    total_ms = (time.perf_counter() - started) * 1000
-    logger.info("No MRZ found on %d page(s)", len(pages))
+    with timer.section("ocr"):
+        texts = [
+            layer if layer is not None else _ocr_page(image, n)
+            for n, (image, layer) in enumerate(zip(images, layers, strict=True), start=1)
+        ]
+    with timer.section("classify"):
+        classification = classify_text(texts)
+    document_type, type_confidence, checks = _apply_hint(classification, hint)
+
+    extracted: Extracted | None = None
+    with timer.section("extract"):
+        reader = _reader_for(document_type)
+        if reader is not None:
+            extracted = reader(texts, images)
+        if extracted is None and document_type != "driver_license":
+            # an AAMVA barcode is decisive whatever the words say (a licence photographed badly)
+            dl_reader = _reader_for("driver_license")
+            extracted = dl_reader(texts, images) if dl_reader is not None else None
+            if extracted is not None and any(f.source == "barcode" for f in extracted.fields.values()):
+                document_type, type_confidence = "driver_license", 0.99
+            else:
+                extracted = None
+    logger.info(
+        "Classified %d page(s) as %s (%.2f); %d field(s)",
+        len(pages),
+        document_type,
+        type_confidence,
+        len(extracted.fields) if extracted else 0,
+    )
     return EngineResult(
-        document_type="other",
-        document_type_confidence=_NO_MRZ_CONFIDENCE,
+        document_type=document_type,
+        document_type_confidence=type_confidence,
         pages=len(pages),
-        fields={},
-        checks=[Check("mrz_found", False, "no machine-readable zone found on any page")],
+        fields=dict(extracted.fields) if extracted else {},
+        checks=checks + (list(extracted.checks) if extracted else []),
         engine_name=ENGINE_NAME,
         engine_version=ENGINE_VERSION,
-        timings_ms={"decode": round(decode_ms), "ocr": round(total_ms - decode_ms), "parse": 0},
+        timings_ms=timer.as_ms(),
     )
 
 
+def _usable_text_layer(payload: str, page: int) -> PageText | None:
+    if not payload:
+        return None
+    try:
+        text = page_from_text_layer(payload, page=page)
+    except ValueError:
+        return None  # a malformed layer is no reason to fail the page: OCR reads it
+    return text if sum(len(line.text) for line in text.lines) >= _MIN_TEXT_LAYER_CHARS else None
+
+
+def _ocr_page(image: np.ndarray, page: int) -> PageText:
+    from engines.ocr import get_ocr
+
+    lines = get_ocr().read_page(image)
+    height, width = image.shape[:2]
+    return page_from_ocr(
+        ((line.text, line.score, line.quad) for line in lines), width=width, height=height, page=page
+    )
+
+
+def _apply_hint(classification: Classification, hint: str | None) -> tuple[str, float, list[Check]]:
+    """The type to read the document as, its confidence, and the hint check if there was a hint."""
+    if hint is None:
+        return classification.document_type, classification.confidence, []
+    probability = classification.probabilities.get(hint, 0.0)
+    if classification.document_type == hint or probability >= _HINT_MIN_PROBABILITY:
+        agrees = classification.document_type == hint
+        detail = "" if agrees else f"the text suggests {classification.document_type}"
+        return (
+            hint,
+            max(probability, 0.5 if agrees else probability),
+            [Check("document_type_hint", agrees, detail)],
+        )
+    detail = f"the text contradicts the hint; read as {classification.document_type}"
+    return (
+        classification.document_type,
+        classification.confidence,
+        [Check("document_type_hint", False, detail)],
+    )
+
+
+def _reader_for(document_type: str) -> Reader | None:
+    """The reader of a type, imported on first use (each pulls in its own dependencies)."""
+    if document_type == "driver_license":
+        from engines.driver_license import read_driver_license
+
+        return read_driver_license
+    if document_type in _BUSINESS_READERS:
+        module_name, function_name = _BUSINESS_READERS[document_type]
+        import importlib
+
+        function = getattr(importlib.import_module(module_name), function_name)
+        return lambda texts, _images: function(texts)
+    return None
+
+
+_BUSINESS_READERS = {
+    "receipt": ("engines.business.receipt", "read_receipt"),
+    "invoice": ("engines.business.invoice", "read_invoice"),
+    "proof_of_address": ("engines.business.address", "read_proof_of_address"),
+    "bank_statement": ("engines.business.statement", "read_bank_statement"),
+}
+
+
 def _result_from_mrz(
-    reading: MrzReading, *, page: int, pages: int, timings: tuple[float, float, float]
+    reading: MrzReading, *, page: int, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
     fields = {
         name: FieldResult(
-            value=f.value,
-            confidence=f.confidence,
-            page=page,
-            bbox=f.bbox,
-            source="mrz",
-            valid=f.valid,
+            value=f.value, confidence=f.confidence, page=page, bbox=f.bbox, source="mrz", valid=f.valid
         )
         for name, f in reading.fields.items()
     }
@@ -85,14 +190,56 @@ def _result_from_mrz(
         Check("mrz_found", True, f"{reading.parse.format.name} on page {page}"),
         Check("mrz_check_digits", not failed, detail),
     ]
-    decode_ms, ocr_ms, parse_ms = timings
+    document_type = reading.parse.document_type
+    if hint is not None:
+        agrees = hint == document_type
+        checks.append(Check("document_type_hint", agrees, "" if agrees else f"the MRZ says {document_type}"))
+    logger.info(
+        "MRZ found on page %d: format %s, %d/%d check digits pass, %d characters repaired",
+        page,
+        reading.parse.format.name,
+        sum(reading.parse.check_digits.values()),
+        len(reading.parse.check_digits),
+        reading.repair.repair_count,
+    )
+    classification = identity_classification(document_type, reading.document_type_confidence)
+    timings = timer.as_ms()
+    timings.pop("mrz", None)
+    timings.update(ocr=reading.timings_ms.get("ocr", 0), parse=reading.timings_ms.get("parse", 0))
     return EngineResult(
-        document_type=reading.parse.document_type,
-        document_type_confidence=reading.document_type_confidence,
+        document_type=classification.document_type,
+        document_type_confidence=classification.confidence,
         pages=pages,
         fields=fields,
         checks=checks,
         engine_name=ENGINE_NAME,
         engine_version=ENGINE_VERSION,
-        timings_ms={"decode": round(decode_ms), "ocr": round(ocr_ms), "parse": round(parse_ms)},
+        timings_ms=timings,
     )
+
+
+class _Timer:
+    """Milliseconds per named step, summed over repeats."""
+
+    def __init__(self) -> None:
+        self._ms: dict[str, float] = {}
+
+    def section(self, name: str) -> _Section:
+        return _Section(self, name)
+
+    def add(self, name: str, seconds: float) -> None:
+        self._ms[name] = self._ms.get(name, 0.0) + seconds * 1000
+
+    def as_ms(self) -> dict[str, int]:
+        return {name: round(ms) for name, ms in self._ms.items()}
+
+
+class _Section:
+    def __init__(self, timer: _Timer, name: str) -> None:
+        self._timer, self._name = timer, name
+
+    def __enter__(self) -> None:
+        self._started = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.add(self._name, time.perf_counter() - self._started)

@@ -63,3 +63,7 @@ def original_blob_name(document_id: str) -> str:
 
 def page_blob_name(document_id: str, number: int) -> str:
     return f"documents/{document_id}/page-{number:04d}.bin"
+
+
+def text_layer_blob_name(document_id: str, number: int) -> str:
+    return f"documents/{document_id}/page-{number:04d}.text.bin"

@@ -64,7 +64,9 @@ class Page(models.Model):
     blob_name = models.CharField(max_length=255)
     width = models.PositiveIntegerField()
     height = models.PositiveIntegerField()
-    text_layer = models.TextField(blank=True)
+    # The digital PDF page's text layer (engines.layout JSON) is document content: it is stored
+    # encrypted like the page image, under this blob name ("" for a page without one).
+    text_blob_name = models.CharField(max_length=255, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -117,13 +117,17 @@ def document_prepare(*, document_id: str) -> StepOutcome:
         for page in pages:
             name = blobs.page_blob_name(str(locked.pk), page.number)
             blobs.blob_write(document=locked, name=name, plaintext=page.image_png)
+            text_name = ""
+            if page.text_layer:
+                text_name = blobs.text_layer_blob_name(str(locked.pk), page.number)
+                blobs.blob_write(document=locked, name=text_name, plaintext=page.text_layer.encode("utf-8"))
             Page.objects.create(
                 document=locked,
                 number=page.number,
                 blob_name=name,
                 width=page.width,
                 height=page.height,
-                text_layer=page.text_layer,
+                text_blob_name=text_name,
             )
         _record_timing(locked, "prepare", _elapsed_ms(started))
         document_transition(document=locked, target=S.PROCESSING, expected=S.QUEUED)
@@ -138,14 +142,25 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
         return SKIPPED
     started = time.perf_counter()
     try:
-        page_images = [blobs.blob_read(document=document, name=p.blob_name) for p in document.pages.all()]
+        pages = list(document.pages.all())
+        page_images = [blobs.blob_read(document=document, name=p.blob_name) for p in pages]
+        text_layer = [
+            blobs.blob_read(document=document, name=p.text_blob_name).decode("utf-8")
+            if p.text_blob_name
+            else ""
+            for p in pages
+        ]
     except (blobs.BlobMissingError, DecryptionError):
         document_fail(
             document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing"
         )
         return StepOutcome(ran=True)
     try:
-        result = reader.read_document(page_images, document_type_hint=document.document_type_hint or None)
+        result = reader.read_document(
+            page_images,
+            document_type_hint=document.document_type_hint or None,
+            text_layer=text_layer if any(text_layer) else None,
+        )
     except EngineError as exc:
         document_fail(document=document, code=exc.code, message=exc.message)
         return StepOutcome(ran=True)

@@ -63,7 +63,12 @@ def extract_file(
         pages = prepare_pages(content, mime_type, limits)
         timings["prepare"] = int((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        result = reader.read_document([p.image_png for p in pages], document_type_hint=document_type_hint)
+        text_layer = [p.text_layer for p in pages]
+        result = reader.read_document(
+            [p.image_png for p in pages],
+            document_type_hint=document_type_hint,
+            text_layer=text_layer if any(text_layer) else None,
+        )
         timings["infer"] = int((time.perf_counter() - started) * 1000)
     except EngineError as exc:
         return _failed(path, sha256, exc.code, exc.message, timings)

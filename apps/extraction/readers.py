@@ -19,17 +19,27 @@ ENGINE_CHOICES = ("local", "triton")
 
 class DocumentReader(Protocol):
     def read_document(
-        self, pages: Sequence[bytes], *, document_type_hint: str | None = None
+        self,
+        pages: Sequence[bytes],
+        *,
+        document_type_hint: str | None = None,
+        text_layer: Sequence[str] | None = None,
     ) -> EngineResult: ...
 
 
 class LocalReader:
     """The CPU reference engine in this process (no server needed)."""
 
-    def read_document(self, pages: Sequence[bytes], *, document_type_hint: str | None = None) -> EngineResult:
+    def read_document(
+        self,
+        pages: Sequence[bytes],
+        *,
+        document_type_hint: str | None = None,
+        text_layer: Sequence[str] | None = None,
+    ) -> EngineResult:
         from engines.pipeline import read_document
 
-        return read_document(pages, document_type_hint=document_type_hint)
+        return read_document(pages, document_type_hint=document_type_hint, text_layer=text_layer)
 
 
 @functools.lru_cache(maxsize=4)

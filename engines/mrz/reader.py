@@ -280,11 +280,11 @@ def _looks_like_mrz(text: str) -> bool:
     """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces."""
     text = text.strip()
     squeezed = text.replace(" ", "")
-    if len(squeezed) < 12:
-        return False
+    fillers = sum(c == "<" or c in _FILLER_GLYPHS for c in squeezed)
+    if len(squeezed) < 12 and not (fillers >= 5 and fillers >= 0.6 * len(squeezed)):
+        return False  # short text, unless it is the tail of a line the detector split off
     normal = normalize_line(squeezed)
     in_alphabet = sum(c in ALPHABET or c in _FILLER_GLYPHS for c in squeezed) / len(squeezed)
-    fillers = sum(c == "<" or c in _FILLER_GLYPHS for c in squeezed)
     if fillers:
         # OCR puts stray spaces into filler runs, but prose has far more spaces than filler
         return in_alphabet >= 0.85 and (fillers >= 3 or text.count(" ") <= len(text) / 10)
@@ -358,7 +358,11 @@ def _layouts(zone: list[_Candidate], *, complete: bool) -> list[tuple[MrzFormat,
         count = fmt.line_count
         if len(zone) >= count:
             for start in range(len(zone) - count + 1):
-                complete_layouts.append((fmt, _extend([c.geom for c in zone[start : start + count]])))
+                lines = zone[start : start + count]
+                complete_layouts.append((fmt, _extend([c.geom for c in lines])))
+                stretched = _extend_to_format(lines, fmt)
+                if stretched is not None:
+                    complete_layouts.append((fmt, stretched))
         elif len(zone) == count - 1:
             missing_layouts.extend((fmt, g) for g in _with_missing_line([c.geom for c in zone], fmt))
     return complete_layouts if complete else missing_layouts
@@ -377,6 +381,23 @@ def _extend(geoms: list[LineGeom]) -> list[LineGeom]:
         close = start - min(starts) < 0.5 * g.height and max(ends) - end < 0.5 * g.height
         out.append(g if close else g.extended(min(starts), max(ends), origin, direction))
     return out
+
+
+def _extend_to_format(lines: list[_Candidate], fmt: MrzFormat) -> list[LineGeom] | None:
+    """The zone stretched rightwards to the full line length of ``fmt``, judged by the character
+    pitch of its best-read line, when the detector saw clearly less than that (it often misses
+    a filler run at the end of a line, and no other piece tells where the line ends)."""
+    extended = _extend([c.geom for c in lines])
+    best = max(lines, key=lambda c: len(c.text))
+    pitch = best.geom.width / max(len(best.text), 1)
+    direction = extended[0].direction
+    origin = extended[0].left
+    start = min(float(np.dot(g.left - origin, direction)) for g in extended)
+    end = max(float(np.dot(g.right - origin, direction)) for g in extended)
+    expected = pitch * fmt.line_length
+    if expected < 1.1 * (end - start):
+        return None
+    return [g.extended(start, start + expected, origin, direction) for g in extended]
 
 
 def _with_missing_line(geoms: list[LineGeom], fmt: MrzFormat) -> list[list[LineGeom]]:

@@ -156,7 +156,9 @@ class TritonPythonModel:
         started = time.perf_counter()
         try:
             document = parse_request(request, max_pages=self.max_pages)
-            result = self.read_document(document.pages, document_type_hint=document.document_type_hint)
+            result = self.read_document(
+                document.pages, document_type_hint=document.document_type_hint, text_layer=document.text_layer
+            )
             payload = result.to_json().encode("utf-8")
         except (InvalidRequest, EngineError) as error:
             self.logger.log_info(f"doc_pipeline: request {request_id} failed: {error.code}")

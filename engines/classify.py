@@ -1,0 +1,399 @@
+"""Which of the ARCHITECTURE §3.2 document types a page set is, from its text.
+
+Identity documents announce themselves through machine-readable evidence (an MRZ, an AAMVA
+barcode), which the pipeline finds before calling this. Everything else is told apart by words:
+each type has cue phrases in the languages our customers' documents come in, weighted by how
+specific they are ("opening balance" says bank statement; "total" says little), plus a few layout
+cues (a receipt is a narrow strip). Scores become probabilities through a softmax whose
+temperature was chosen so that a document with two or three strong cues reaches ~0.95.
+
+Phrases are matched on word boundaries in lower-cased text with accents kept, so "TVA" does not
+fire inside "TVAL" and "gas" not inside "vegas".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engines.layout import PageText
+
+DOCUMENT_TYPES = (
+    "passport",
+    "id_card",
+    "driver_license",
+    "proof_of_address",
+    "bank_statement",
+    "invoice",
+    "receipt",
+    "other",
+)
+
+# (phrase, weight). Weights: 3 = nearly decisive, 2 = strong, 1 = supporting.
+_CUES: dict[str, tuple[tuple[str, float], ...]] = {
+    "receipt": (
+        ("receipt", 2),
+        ("cash receipt", 3),
+        ("sales receipt", 3),
+        ("till", 1),
+        ("cashier", 2),
+        ("change due", 3),
+        ("change", 1),
+        ("cash", 1),
+        ("tendered", 3),
+        ("amount tendered", 3),
+        ("thank you", 1.5),
+        ("thank you for shopping", 3),
+        ("thanks for your visit", 2),
+        ("please come again", 3),
+        ("qty", 0.5),
+        ("rounding", 2),
+        ("round adj", 2),
+        ("visa", 0.5),
+        ("mastercard", 0.5),
+        ("card payment", 1),
+        ("terminal", 1),
+        ("store", 0.5),
+        ("pos", 1),
+        ("cashier:", 2),
+        ("kassenbon", 3),
+        ("quittung", 2),
+        ("beleg", 1.5),
+        ("bar", 0.5),
+        ("rückgeld", 3),
+        ("kasse", 1.5),
+        ("ticket de caisse", 3),
+        ("reçu", 2),
+        ("rendu", 2),
+        ("merci de votre visite", 3),
+        ("ticket", 1),
+        ("recibo", 2),
+        ("cambio", 1),
+        ("gracias por su compra", 3),
+        ("efectivo", 1.5),
+        ("scontrino", 3),
+        ("resto", 1.5),
+        ("contanti", 1.5),
+        ("grazie", 1),
+        ("documento commerciale", 3),
+        ("kassabon", 3),
+        ("bon", 0.5),
+        ("wisselgeld", 3),
+        ("contant", 1.5),
+        ("bedankt", 1),
+        ("gst reg", 1.5),
+        ("gst id", 1),
+        ("sdn bhd", 1),
+        ("tax invoice", 0.5),
+        ("member", 0.5),
+        ("items", 0.5),
+        ("total items", 1.5),
+        ("item(s)", 1.5),
+    ),
+    "invoice": (
+        ("invoice", 2.5),
+        ("invoice number", 3),
+        ("invoice no", 3),
+        ("invoice #", 3),
+        ("invoice date", 3),
+        ("bill to", 3),
+        ("billed to", 3),
+        ("ship to", 1.5),
+        ("due date", 2.5),
+        ("payment terms", 2.5),
+        ("terms", 0.5),
+        ("purchase order", 1.5),
+        ("po number", 1.5),
+        ("amount due", 1),
+        ("balance due", 1.5),
+        ("unit price", 2),
+        ("description", 1),
+        ("subtotal", 1),
+        ("vat number", 1.5),
+        ("vat reg", 1),
+        ("remit to", 2),
+        ("please pay", 1.5),
+        ("bank details", 1),
+        ("rechnung", 3),
+        ("rechnungsnummer", 3),
+        ("rechnungsdatum", 3),
+        ("fällig", 1.5),
+        ("zahlungsziel", 2.5),
+        ("rechnungsempfänger", 3),
+        ("einzelpreis", 2),
+        ("netto", 1),
+        ("ust-idnr", 1.5),
+        ("facture", 3),
+        ("n° de facture", 3),
+        ("numéro de facture", 3),
+        ("date de facture", 3),
+        ("échéance", 2),
+        ("date d'échéance", 2.5),
+        ("facturé à", 3),
+        ("prix unitaire", 2),
+        ("total ht", 2),
+        ("factura", 3),
+        ("número de factura", 3),
+        ("fecha de factura", 3),
+        ("vencimiento", 2),
+        ("facturar a", 3),
+        ("precio unitario", 2),
+        ("base imponible", 2),
+        ("fattura", 3),
+        ("numero fattura", 3),
+        ("data fattura", 3),
+        ("scadenza", 2),
+        ("prezzo unitario", 2),
+        ("imponibile", 2),
+        ("intestatario", 1.5),
+        ("factuur", 3),
+        ("factuurnummer", 3),
+        ("factuurdatum", 3),
+        ("vervaldatum", 2.5),
+        ("stukprijs", 2),
+    ),
+    "proof_of_address": (
+        ("electricity", 2.5),
+        ("electric", 1.5),
+        ("energy", 1.5),
+        ("gas", 1.5),
+        ("water", 1.5),
+        ("utility", 2.5),
+        ("utilities", 2.5),
+        ("meter", 2.5),
+        ("meter reading", 3),
+        ("kwh", 3),
+        ("m3", 1),
+        ("tariff", 2),
+        ("billing period", 2),
+        ("bill date", 1.5),
+        ("your bill", 2),
+        ("account number", 1),
+        ("customer number", 1),
+        ("supply address", 3),
+        ("service address", 3),
+        ("broadband", 2.5),
+        ("mobile", 1),
+        ("telephone", 1),
+        ("internet", 1.5),
+        ("council tax", 3),
+        ("standing charge", 3),
+        ("direct debit", 1),
+        ("amount due", 1),
+        ("previous balance", 1),
+        ("usage", 1.5),
+        ("consumption", 2),
+        ("stromrechnung", 3),
+        ("strom", 2),
+        ("verbrauch", 2),
+        ("zählerstand", 3),
+        ("abrechnungszeitraum", 2),
+        ("kundennummer", 1),
+        ("lieferstelle", 3),
+        ("abschlag", 2),
+        ("électricité", 2.5),
+        ("consommation", 2),
+        ("relevé de compteur", 3),
+        ("compteur", 2),
+        ("point de livraison", 3),
+        ("abonnement", 1.5),
+        ("facture d'énergie", 3),
+        ("electricidad", 2.5),
+        ("consumo", 2),
+        ("contador", 2),
+        ("suministro", 2.5),
+        ("periodo de facturación", 2),
+        ("bolletta", 3),
+        ("luce", 1.5),
+        ("consumi", 2),
+        ("fornitura", 2.5),
+        ("contatore", 2.5),
+        ("energierekening", 3),
+        ("verbruik", 2),
+        ("meterstand", 3),
+        ("leveringsadres", 3),
+    ),
+    "bank_statement": (
+        ("statement", 2),
+        ("bank statement", 3),
+        ("account statement", 3),
+        ("statement period", 3),
+        ("statement date", 2),
+        ("opening balance", 3),
+        ("closing balance", 3),
+        ("balance brought forward", 3),
+        ("balance carried forward", 3),
+        ("previous balance", 1),
+        ("new balance", 1.5),
+        ("iban", 2),
+        ("bic", 1.5),
+        ("swift", 1.5),
+        ("sort code", 2.5),
+        ("routing number", 2),
+        ("transactions", 1.5),
+        ("debit", 1),
+        ("credit", 1),
+        ("withdrawal", 2),
+        ("deposit", 1.5),
+        ("account holder", 2),
+        ("available balance", 2),
+        ("overdraft", 2),
+        ("kontoauszug", 3),
+        ("anfangssaldo", 3),
+        ("endsaldo", 3),
+        ("alter kontostand", 3),
+        ("neuer kontostand", 3),
+        ("kontoinhaber", 2.5),
+        ("buchungstag", 2.5),
+        ("soll", 0.5),
+        ("haben", 0.5),
+        ("relevé de compte", 3),
+        ("relevé bancaire", 3),
+        ("solde initial", 3),
+        ("solde final", 3),
+        ("ancien solde", 3),
+        ("nouveau solde", 3),
+        ("titulaire", 2),
+        ("débit", 1),
+        ("crédit", 1),
+        ("extracto", 3),
+        ("extracto bancario", 3),
+        ("saldo inicial", 3),
+        ("saldo final", 3),
+        ("titular", 2),
+        ("estratto conto", 3),
+        ("saldo iniziale", 3),
+        ("saldo finale", 3),
+        ("intestatario del conto", 2.5),
+        ("rekeningafschrift", 3),
+        ("beginsaldo", 3),
+        ("eindsaldo", 3),
+        ("rekeninghouder", 2.5),
+        ("afschrift", 2),
+    ),
+    "driver_license": (
+        ("driver license", 3),
+        ("driver's license", 3),
+        ("drivers license", 3),
+        ("driving licence", 3),
+        ("driver licence", 3),
+        ("operator license", 2),
+        ("dl", 1),
+        ("dln", 2.5),
+        ("class", 1),
+        ("endorsements", 2),
+        ("end", 0.5),
+        ("restrictions", 2),
+        ("rstr", 2.5),
+        ("donor", 1.5),
+        ("veteran", 1),
+        ("real id", 2),
+        ("usa", 0.5),
+        ("iss", 0.5),
+        ("exp", 0.5),
+        ("dob", 1),
+        ("hgt", 2),
+        ("wgt", 2),
+        ("eyes", 1.5),
+        ("hair", 1),
+        ("permis de conduire", 3),
+        ("führerschein", 3),
+        ("licencia de conducir", 3),
+        ("permiso de conducción", 3),
+        ("patente di guida", 3),
+        ("rijbewijs", 3),
+    ),
+    "passport": (
+        ("passport", 3),
+        ("passeport", 3),
+        ("reisepass", 3),
+        ("pasaporte", 3),
+        ("passaporto", 3),
+        ("paspoort", 3),
+        ("nationality", 1.5),
+        ("place of birth", 1.5),
+        ("date of expiry", 1),
+    ),
+    "id_card": (
+        ("identity card", 3),
+        ("id card", 2.5),
+        ("national identity", 3),
+        ("personalausweis", 3),
+        ("carte d'identité", 3),
+        ("carte nationale", 2.5),
+        ("documento nacional de identidad", 3),
+        ("carta d'identità", 3),
+        ("identiteitskaart", 3),
+        ("nationality", 1),
+    ),
+}
+
+_OTHER_PRIOR = 2.5  # the score "other" gets: a type must beat this to be claimed
+_TEMPERATURE = 1.6
+_PHRASES = {
+    doc_type: [
+        (re.compile(r"(?<![\w])" + re.escape(phrase) + r"(?![\w])"), weight) for phrase, weight in cues
+    ]
+    for doc_type, cues in _CUES.items()
+}
+_AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
+
+
+@dataclass(frozen=True)
+class Classification:
+    document_type: str
+    confidence: float
+    probabilities: dict[str, float]
+
+
+def classify_text(pages: Sequence[PageText]) -> Classification:
+    """Probabilities over the §3.2 types for pages without machine-readable identity evidence."""
+    text = "\n".join(page.text for page in pages).lower()
+    scores = {doc_type: _score(text, doc_type) for doc_type in _PHRASES}
+    scores["other"] = _OTHER_PRIOR
+    _layout_cues(pages, text, scores)
+    return _softmax(scores)
+
+
+def identity_classification(document_type: str, confidence: float) -> Classification:
+    """A classification decided by machine-readable evidence (MRZ or AAMVA barcode)."""
+    rest = (1.0 - confidence) / (len(DOCUMENT_TYPES) - 1)
+    probabilities = {t: (confidence if t == document_type else rest) for t in DOCUMENT_TYPES}
+    return Classification(document_type, confidence, probabilities)
+
+
+def _score(text: str, doc_type: str) -> float:
+    """Sum of the weights of distinct cues present; repeated cues add only a little."""
+    total = 0.0
+    for pattern, weight in _PHRASES[doc_type]:
+        hits = len(pattern.findall(text))
+        if hits:
+            total += weight * (1.0 + 0.15 * min(hits - 1, 3))
+    return total
+
+
+def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:
+    """A receipt is one narrow strip of short lines with many amounts; statements run long."""
+    lines = [line for page in pages for line in page.lines]
+    if not lines:
+        return
+    amounts = len(_AMOUNT.findall(text))
+    if amounts >= 4:
+        for doc_type in ("receipt", "invoice", "bank_statement", "proof_of_address"):
+            scores[doc_type] += 0.5
+    if amounts >= 12:
+        scores["bank_statement"] += 1.0
+    if len(pages) >= 2:
+        scores["bank_statement"] += 0.5
+        scores["receipt"] -= 1.0
+
+
+def _softmax(scores: dict[str, float]) -> Classification:
+    top = max(scores.values())
+    exps = {t: math.exp((s - top) / _TEMPERATURE) for t, s in scores.items()}
+    norm = sum(exps.values())
+    probabilities = {t: round(exps.get(t, 0.0) / norm, 4) for t in DOCUMENT_TYPES}
+    best = max(probabilities, key=lambda t: probabilities[t])
+    return Classification(best, probabilities[best], probabilities)
