@@ -236,12 +236,14 @@ def document_decide(*, document_id: str) -> StepOutcome:
             return StepOutcome(ran=False, next_task=VALIDATE)
         decision = decide(
             document_type=document.document_type,
+            document_type_confidence=document.document_type_confidence or 0.0,
             fields=[
                 CalibratedField(name=f.name, value=f.value, confidence=f.confidence or 0.0, valid=f.valid)
                 for f in extraction.fields.all()
             ],
             checks_passed={c["name"]: c["passed"] for c in extraction.checks},
             min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
+            min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
         )
         document.decision = decision.outcome
         document.save(update_fields=["decision", "updated_at"])

@@ -27,24 +27,32 @@ class Decision:
 def decide(
     *,
     document_type: str,
+    document_type_confidence: float,
     fields: list[CalibratedField],
     checks_passed: dict[str, bool],
     min_confidence: float,
+    min_type_confidence: float,
 ) -> Decision:
-    """Auto-approve only a known identity type whose every check passed and whose required
-    fields are all present, valid and confident; everything else goes to a person."""
+    """Auto-approve only a document of a known type, confidently classified, whose every check
+    passed, whose required fields are all present, and whose every field (required or not: an
+    approved document is approved whole) is valid and at least ``min_confidence`` likely right.
+    Everything else goes to a person."""
     reasons: list[str] = []
     required = REQUIRED_FIELDS.get(document_type)
     if not required:
         reasons.append(f"no automatic decision for document type {document_type or 'unknown'}")
+    elif document_type_confidence < min_type_confidence:
+        reasons.append("document type uncertain")
     by_name = {f.name: f for f in fields}
-    for name in required or ():
-        field = by_name.get(name)
-        if field is None or not field.value:
-            reasons.append(f"{name} missing")
-        elif field.valid is False:
-            reasons.append(f"{name} invalid")
+    reasons.extend(
+        f"{name} missing" for name in required or () if not (by_name.get(name) and by_name[name].value)
+    )
+    for field in fields:
+        if not field.value:
+            continue
+        if field.valid is False:
+            reasons.append(f"{field.name} invalid")
         elif field.confidence < min_confidence:
-            reasons.append(f"{name} below confidence threshold")
+            reasons.append(f"{field.name} below confidence threshold")
     reasons.extend(f"check {name} failed" for name, passed in checks_passed.items() if not passed)
     return Decision(AUTO_APPROVED if not reasons else NEEDS_REVIEW, tuple(reasons))

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from apps.extraction.calibration import CALIBRATION_VERSION, calibrate
+from apps.extraction import calibration as calibration_maps
+from apps.extraction.calibration import Calibration
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.validation import validate_result
 from engines.types import EngineResult
@@ -18,21 +19,30 @@ class Assessment:
     result: EngineResult  # with each field's ``valid`` settled and business checks appended
     confidences: dict[str, float]  # calibrated, per field name
     decision: Decision
-    calibration_version: str = CALIBRATION_VERSION
+    calibration_version: str
 
 
-def result_assess(*, result: EngineResult, today: dt.date | None = None) -> Assessment:
+def result_assess(
+    *, result: EngineResult, today: dt.date | None = None, calibration: Calibration | None = None
+) -> Assessment:
+    """Validate, calibrate (with the shipped maps unless ``calibration`` is given) and decide."""
+    calibration = calibration or calibration_maps.current()
     validated = validate_result(result, today=today)
     confidences = {
-        name: calibrate(raw_confidence=f.confidence, valid=f.valid) for name, f in validated.fields.items()
+        name: calibration.calibrate(source=f.source, name=name, valid=f.valid, raw_confidence=f.confidence)
+        for name, f in validated.fields.items()
     }
     decision = decide(
         document_type=validated.document_type,
+        document_type_confidence=validated.document_type_confidence,
         fields=[
             CalibratedField(name=name, value=f.value, confidence=confidences[name], valid=f.valid)
             for name, f in validated.fields.items()
         ],
         checks_passed={c.name: c.passed for c in validated.checks},
         min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
+        min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
     )
-    return Assessment(result=validated, confidences=confidences, decision=decision)
+    return Assessment(
+        result=validated, confidences=confidences, decision=decision, calibration_version=calibration.version
+    )

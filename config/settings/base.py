@@ -121,6 +121,8 @@ DOCINTEL_TRITON_URL = env_str("DOCINTEL_TRITON_URL", "127.0.0.1:8101")
 DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
 # Decision: every required field must be valid and at least this confident to skip review.
 DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.9)
+# A document whose type the engine is less sure of than this always goes to a person.
+DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE", 0.8)
 
 # Celery on Redis. Messages are JSON and carry ids only.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from apps.extraction.calibration import calibrate
+from apps.extraction.calibration import Calibration, Example, current, fit, isotonic
 from apps.extraction.services import result_assess
 from engines.types import Check, EngineResult, FieldResult
 
@@ -62,11 +62,38 @@ def test_unknown_document_type_is_never_auto_approved():
     assert result_assess(result=result, today=TODAY).decision.outcome == "needs_review"
 
 
-def test_calibration_is_monotone_and_ranks_verified_above_unverified_above_failed():
+def test_isotonic_map_is_monotone_and_follows_the_observed_rate():
+    # raw 0.2: right 1 time in 10; raw 0.9: right 9 times in 10; one violator in between
+    points = [(0.2, i == 0) for i in range(10)] + [(0.9, i < 9) for i in range(10)] + [(0.5, False)] * 5
+    fitted = isotonic(points)
+    values = [fitted(x / 20) for x in range(21)]
+    assert values == sorted(values)
+    assert fitted(0.2) < 0.2 and fitted(0.9) > 0.75
+    assert 0.0 < fitted(0.0) and fitted(1.0) < 1.0  # shrunk: never certain from a handful
+
+
+def test_sparse_evidence_class_borrows_the_coarser_map():
+    examples = [
+        Example(source="ocr", name="total_amount", valid=None, raw_confidence=r / 100, correct=r > 50)
+        for r in range(100)
+    ]
+    fitted = fit(examples, version="t")
+    assert "ocr|amount|unchecked" in fitted.maps and "*|*|unchecked" in fitted.maps
+    # a name read by OCR has no map of its own: the source-wide map answers
+    assert fitted.calibrate(source="ocr", name="surname", valid=None, raw_confidence=0.9) > 0.8
+    assert fitted.calibrate(source="ocr", name="surname", valid=None, raw_confidence=0.1) < 0.2
+    # no map at all for failed validation: the raw score stands
+    assert fitted.calibrate(source="mrz", name="surname", valid=False, raw_confidence=0.7) == 0.7
+    assert Calibration.from_json(fitted.to_json()) == fitted
+
+
+def test_shipped_calibration_is_monotone_and_ranks_failed_checks_lowest():
+    shipped = current()
     raws = [i / 20 for i in range(21)]
-    for evidence in (True, None, False):
-        values = [calibrate(raw_confidence=r, valid=evidence) for r in raws]
+    for valid in (True, None, False):
+        values = [shipped.calibrate(source="mrz", name="document_number", valid=valid, raw_confidence=r) for r in raws]
         assert values == sorted(values)
     for r in raws:
-        assert calibrate(raw_confidence=r, valid=True) >= calibrate(raw_confidence=r, valid=None)
-        assert calibrate(raw_confidence=r, valid=None) >= calibrate(raw_confidence=r, valid=False)
+        failed = shipped.calibrate(source="mrz", name="document_number", valid=False, raw_confidence=r)
+        passed = shipped.calibrate(source="mrz", name="document_number", valid=True, raw_confidence=r)
+        assert failed <= passed

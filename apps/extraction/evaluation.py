@@ -1,0 +1,264 @@
+"""Measuring the whole read → validate → calibrate → decide path on labelled folders.
+
+A labelled folder holds documents and a ``truth.json`` mapping each file name to
+``{"document_type": ..., "fields": {name: canonical value}}`` (the format of
+``python -m synth.generate`` and of ``shared/realdata``). Engine outputs are cached per file
+content and engine version, so fitting calibration and evaluating it on the same run of OCR cost
+one pass, and re-running a report after a calibration change costs seconds.
+
+Values are compared exactly (the canonical formats of ARCHITECTURE §3.1 leave nothing to
+normalise). A field in the truth that the engine did not return counts as wrong; a value the
+engine returned for a field the truth does not have counts as wrong too (for calibration: it was
+confidently claimed and is not there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from apps.documents.filetypes import sniff_mime_type
+from apps.extraction.calibration import Calibration, Example
+from apps.extraction.readers import DocumentReader
+from apps.extraction.services import result_assess
+from engines.types import EngineError, EngineResult
+from workers.preprocessing import PageLimits, prepare_pages
+
+BINS = 10
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One labelled document and what the engine made of it (``result`` None when it failed)."""
+
+    file: str
+    truth_type: str
+    truth_fields: dict[str, str]
+    result: EngineResult | None
+    error_code: str | None
+    seconds: float
+    pages: int
+
+
+@dataclass(frozen=True)
+class FieldOutcome:
+    document_type: str
+    name: str
+    confidence: float
+    correct: bool
+
+
+@dataclass
+class Report:
+    documents: int = 0
+    type_correct: int = 0
+    auto_approved: int = 0
+    auto_approved_all_right: int = 0
+    failed: int = 0
+    field_right: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    field_total: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    outcomes: list[FieldOutcome] = field(default_factory=list)
+    seconds_per_page: list[float] = field(default_factory=list)
+    type_confusions: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+
+    @property
+    def field_accuracy(self) -> float:
+        return _ratio(sum(self.field_right.values()), sum(self.field_total.values()))
+
+    def type_field_accuracy(self, document_type: str) -> float:
+        right = sum(n for (t, _), n in self.field_right.items() if t == document_type)
+        total = sum(n for (t, _), n in self.field_total.items() if t == document_type)
+        return _ratio(right, total)
+
+    @property
+    def type_accuracy(self) -> float:
+        return _ratio(self.type_correct, self.documents)
+
+    @property
+    def straight_through_rate(self) -> float:
+        return _ratio(self.auto_approved, self.documents)
+
+    @property
+    def auto_approved_precision(self) -> float:
+        return _ratio(self.auto_approved_all_right, self.auto_approved)
+
+    def reliability(self) -> list[tuple[float, float, int]]:
+        """(mean confidence, accuracy, count) per equal-width confidence bin."""
+        bins: list[list[FieldOutcome]] = [[] for _ in range(BINS)]
+        for outcome in self.outcomes:
+            bins[min(int(outcome.confidence * BINS), BINS - 1)].append(outcome)
+        return [
+            (
+                statistics.fmean(o.confidence for o in members) if members else (i + 0.5) / BINS,
+                statistics.fmean(1.0 if o.correct else 0.0 for o in members) if members else 0.0,
+                len(members),
+            )
+            for i, members in enumerate(bins)
+        ]
+
+    @property
+    def expected_calibration_error(self) -> float:
+        total = len(self.outcomes)
+        if not total:
+            return 0.0
+        return sum(count / total * abs(acc - conf) for conf, acc, count in self.reliability() if count)
+
+
+def _ratio(a: int, b: int) -> float:
+    return a / b if b else 0.0
+
+
+def load_truth(folder: Path) -> dict[str, dict[str, Any]]:
+    path = folder / "truth.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{folder} has no truth.json")
+    truth: dict[str, dict[str, Any]] = json.loads(path.read_text())
+    return truth
+
+
+def run_engine(
+    folders: Iterable[Path],
+    reader: DocumentReader,
+    *,
+    cache_dir: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Sample]:
+    """Read every labelled document of ``folders`` (cached by content and engine version)."""
+    work = [(folder, name, spec) for folder in folders for name, spec in sorted(load_truth(folder).items())]
+    samples = []
+    for index, (folder, name, spec) in enumerate(work, start=1):
+        samples.append(_read_one(folder / name, spec, reader, cache_dir))
+        if progress is not None:
+            progress(index, len(work))
+    return samples
+
+
+def _read_one(path: Path, spec: dict[str, Any], reader: DocumentReader, cache_dir: Path | None) -> Sample:
+    content = path.read_bytes()
+    fields = {k: v for k, v in spec.get("fields", {}).items() if v is not None}
+    key = hashlib.sha256(content).hexdigest()
+    cached = _cache_get(cache_dir, key)
+    if cached is not None:
+        return Sample(path.name, spec["document_type"], fields, *cached)
+    started = time.perf_counter()
+    result: EngineResult | None = None
+    error: str | None = None
+    pages = 0
+    try:
+        mime_type = sniff_mime_type(content[:2048])
+        if mime_type is None:
+            raise EngineError("unsupported_file_type", "unsupported file type")
+        prepared = prepare_pages(
+            content,
+            mime_type,
+            PageLimits(
+                max_pages=settings.DOCINTEL_MAX_PAGES,
+                max_image_pixels=settings.DOCINTEL_MAX_IMAGE_PIXELS,
+                max_side=settings.DOCINTEL_PAGE_MAX_SIDE,
+            ),
+        )
+        pages = len(prepared)
+        text_layer = [p.text_layer for p in prepared]
+        result = reader.read_document(
+            [p.image_png for p in prepared], text_layer=text_layer if any(text_layer) else None
+        )
+    except EngineError as exc:
+        error = exc.code
+    seconds = time.perf_counter() - started
+    _cache_put(cache_dir, key, result, error, seconds, pages)
+    return Sample(path.name, spec["document_type"], fields, result, error, seconds, pages)
+
+
+def _cache_file(cache_dir: Path, key: str) -> Path:
+    from engines import ENGINE_NAME, ENGINE_VERSION
+
+    return cache_dir / f"{ENGINE_NAME}-{ENGINE_VERSION}" / f"{key}.json"
+
+
+def _cache_get(cache_dir: Path | None, key: str) -> tuple[EngineResult | None, str | None, float, int] | None:
+    if cache_dir is None:
+        return None
+    path = _cache_file(cache_dir, key)
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    result = EngineResult.from_dict(data["result"]) if data["result"] else None
+    return result, data["error"], float(data["seconds"]), int(data["pages"])
+
+
+def _cache_put(
+    cache_dir: Path | None,
+    key: str,
+    result: EngineResult | None,
+    error: str | None,
+    seconds: float,
+    pages: int,
+) -> None:
+    if cache_dir is None:
+        return
+    path = _cache_file(cache_dir, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "result": result.to_dict() if result else None,
+        "error": error,
+        "seconds": seconds,
+        "pages": pages,
+    }
+    path.write_text(json.dumps(payload))
+
+
+def calibration_examples(samples: Iterable[Sample]) -> list[Example]:
+    """Every field the engine returned, labelled right or wrong against the truth."""
+    examples = []
+    for sample in samples:
+        if sample.result is None:
+            continue
+        for name, f in sample.result.fields.items():
+            if f.value is None:
+                continue
+            correct = sample.truth_fields.get(name) == f.value
+            examples.append(Example(f.source, name, f.valid, f.confidence, correct))
+    return examples
+
+
+def score(samples: Iterable[Sample], *, calibration: Calibration | None = None, today: Any = None) -> Report:
+    report = Report()
+    for sample in samples:
+        report.documents += 1
+        if sample.pages:
+            report.seconds_per_page.append(sample.seconds / sample.pages)
+        if sample.result is None:
+            report.failed += 1
+            for name in sample.truth_fields:
+                report.field_total[(sample.truth_type, name)] += 1
+            continue
+        assessment = result_assess(result=sample.result, today=today, calibration=calibration)
+        predicted = assessment.result
+        report.type_correct += predicted.document_type == sample.truth_type
+        if predicted.document_type != sample.truth_type:
+            report.type_confusions[(sample.truth_type, predicted.document_type)] += 1
+        all_right = predicted.document_type == sample.truth_type
+        for name, expected in sample.truth_fields.items():
+            got = predicted.fields.get(name)
+            right = got is not None and got.value == expected
+            all_right &= right
+            report.field_total[(sample.truth_type, name)] += 1
+            report.field_right[(sample.truth_type, name)] += right
+        for name, f in predicted.fields.items():
+            if f.value is None:
+                continue
+            right = sample.truth_fields.get(name) == f.value
+            report.outcomes.append(FieldOutcome(sample.truth_type, name, assessment.confidences[name], right))
+        if assessment.decision.outcome == "auto_approved":
+            report.auto_approved += 1
+            report.auto_approved_all_right += all_right
+    return report
