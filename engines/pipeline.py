@@ -18,14 +18,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.classify import DOCUMENT_TYPES, Classification, classify_text, identity_classification
-from engines.images import decode_image
-from engines.layout import PageText, page_from_ocr, page_from_text_layer
+from engines.images import decode_image, unrotate_bbox
+from engines.layout import PageText, page_from_text_layer
 from engines.mrz.reader import MrzReading, read_mrz
+from engines.page_text import ocr_page_text
 from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
 
 logger = logging.getLogger(__name__)
@@ -71,10 +73,12 @@ def read_document(
                 return _result_from_mrz(reading, page=number, pages=len(pages), hint=hint, timer=timer)
 
     with timer.section("ocr"):
-        texts = [
-            layer if layer is not None else _ocr_page(image, n)
+        read = [
+            (layer, 0) if layer is not None else ocr_page_text(image, page=n)
             for n, (image, layer) in enumerate(zip(images, layers, strict=True), start=1)
         ]
+        texts = [text for text, _ in read]
+        turns = {text.page: degrees for text, degrees in read if degrees}
     with timer.section("classify"):
         classification = classify_text(texts)
     document_type, type_confidence, checks = _apply_hint(classification, hint)
@@ -103,7 +107,7 @@ def read_document(
         document_type=document_type,
         document_type_confidence=type_confidence,
         pages=len(pages),
-        fields=dict(extracted.fields) if extracted else {},
+        fields=_on_stored_pages(extracted.fields, turns) if extracted else {},
         checks=checks + (list(extracted.checks) if extracted else []),
         engine_name=ENGINE_NAME,
         engine_version=ENGINE_VERSION,
@@ -121,14 +125,14 @@ def _usable_text_layer(payload: str, page: int) -> PageText | None:
     return text if sum(len(line.text) for line in text.lines) >= _MIN_TEXT_LAYER_CHARS else None
 
 
-def _ocr_page(image: np.ndarray, page: int) -> PageText:
-    from engines.ocr import get_ocr
-
-    lines = get_ocr().read_page(image)
-    height, width = image.shape[:2]
-    return page_from_ocr(
-        ((line.text, line.score, line.quad) for line in lines), width=width, height=height, page=page
-    )
+def _on_stored_pages(fields: dict[str, FieldResult], turns: dict[int, int]) -> dict[str, FieldResult]:
+    """Field boxes found on pages read turned upright, mapped back onto the pages as stored."""
+    return {
+        name: replace(f, bbox=unrotate_bbox(f.bbox, turns[f.page]))
+        if f.bbox is not None and f.page in turns
+        else f
+        for name, f in fields.items()
+    }
 
 
 def _apply_hint(classification: Classification, hint: str | None) -> tuple[str, float, list[Check]]:
