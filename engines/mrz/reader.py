@@ -19,6 +19,7 @@ Nothing here logs or returns text other than through the typed reading: values a
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from dataclasses import dataclass, replace
 
@@ -276,9 +277,19 @@ def _better(best: _Hypothesis | None, other: _Hypothesis | None) -> _Hypothesis 
     return other if best is None or other.score > best.score else best
 
 
+# Small, blurred filler often reads as runs of C, K or E: in a run of three or more such letters
+# mixed with real filler, they count as filler when judging whether a line is MRZ-like.
+_BLURRED_FILLER = re.compile(r"[<CKEcke\u00ab\u300a\u3008]{3,}")
+
+
+def _as_filler(match: re.Match[str]) -> str:
+    run = match.group()
+    return "<" * len(run) if "<" in run or len(run) >= 4 else run
+
+
 def _looks_like_mrz(text: str) -> bool:
     """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces."""
-    text = text.strip()
+    text = _BLURRED_FILLER.sub(_as_filler, text.strip())
     squeezed = text.replace(" ", "")
     fillers = sum(c == "<" or c in _FILLER_GLYPHS for c in squeezed)
     if len(squeezed) < 12 and not (fillers >= 5 and fillers >= 0.6 * len(squeezed)):
