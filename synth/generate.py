@@ -1,12 +1,18 @@
 """Command line: write N synthetic documents and their ground truth to a folder.
 
-    python -m synth.generate OUT_DIR --count N --seed S [--kinds passport,id_card,td2]
+    python -m synth.generate OUT_DIR --count N --seed S [--kinds KIND[,KIND...]]
                              [--profile mixed|clean|scan|photo[,...]] [--severity 0..1] [--jobs J]
 
-Kinds and profiles are assigned round-robin: document i gets kinds[i % len(kinds)], so
-"passport,passport,id_card" makes two passports for each ID card, and "--profile scan,photo"
-alternates the two. Files are named ``00000-passport.jpg``; ``OUT_DIR/truth.json`` maps each
-file name to {"document_type", "fields", "mrz", "meta"}. The same arguments write the same bytes.
+Kinds: passport, id_card, td2 (MRZ documents), driver_license (when synth/driver_license.py is
+there), receipt, invoice, proof_of_address, bank_statement and other; the default is every
+available kind. Kinds and profiles are assigned round-robin: document i gets
+kinds[i % len(kinds)], so "passport,passport,id_card" makes two passports for each ID card,
+and "--profile scan,photo" alternates the two. For business documents a profile narrows the
+form drawn: "clean" gives digital PDFs (with a text layer) or clean images, "scan" scanned
+images or image-only PDFs, "photo" phone photos; "mixed" draws per type (receipts mostly
+photos, statements mostly PDFs). Files are named ``00000-passport.jpg``, ``00004-invoice.pdf``;
+``OUT_DIR/truth.json`` maps each file name to {"document_type", "fields", "meta"} plus "mrz"
+for MRZ documents. The same arguments write the same bytes.
 """
 
 from __future__ import annotations
@@ -20,7 +26,15 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from synth.documents import KINDS, PROFILES, document_rng, generate_document
+from synth.documents import (
+    ALL_KINDS,
+    PROFILES,
+    KindUnavailable,
+    available_kinds,
+    document_rng,
+    driver_license_module,
+    generate_document,
+)
 
 
 def _choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
@@ -44,16 +58,24 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
         "--kinds",
-        type=_choices(list(KINDS)),
-        default=list(KINDS),
-        help="round-robin kinds (default: all three)",
+        type=_choices(list(ALL_KINDS)),
+        default=None,
+        help="round-robin kinds (default: every available kind)",
     )
     parser.add_argument(
         "--profile", type=_choices(PROFILES), default=["mixed"], help="round-robin profiles (default mixed)"
     )
     parser.add_argument("--severity", type=float, default=1.0, help="degradation strength 0..1 (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.kinds is None:
+        args.kinds = list(available_kinds())
+    elif "driver_license" in args.kinds:
+        try:
+            driver_license_module()
+        except KindUnavailable as exc:
+            parser.error(str(exc))
+    return args
 
 
 def _one(job: tuple[int, int, str, str, float]) -> tuple[str, bytes, dict[str, Any]]:
