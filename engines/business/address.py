@@ -1,0 +1,305 @@
+"""Proof of address (utility bills, council tax, telecom bills): full_name, address_street,
+address_city, address_region, address_postal_code, document_date, issuer_name (ARCHITECTURE §3.2).
+
+A postal address is found from its last line, the one with the postal code, whose shape says
+which country it is ("Springfield, IL 62704", "Toronto ON M5V 3L9", "1015 CJ Amsterdam",
+"00184 Roma (RM)", a UK postcode on its own line); the street is the line above it in the same
+column and the addressee above that. A bill prints several addresses (the issuer's, sometimes a
+supply address); the addressee's block is the one headed by a person rather than a company.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engines.business.fields import (
+    Candidate,
+    Line,
+    PageIndex,
+    all_dates,
+    candidates,
+    confidence,
+    date_parser,
+    empty,
+    field,
+    page_source,
+)
+from engines.business.labels import (
+    is_title,
+)
+from engines.business.money import date_preference, document_currency
+from engines.business.names import (
+    LEGAL_SUFFIX,
+    canonical_name,
+    clean_person,
+    looks_like_name,
+    looks_like_phone,
+    looks_like_web,
+    organisation_at_top,
+    respace_fields,
+)
+from engines.business.places import CityLine, parse_city_line
+from engines.layout import PageText
+from engines.types import BBox, Extracted, FieldResult
+
+FIELDS = (
+    "full_name",
+    "address_street",
+    "address_city",
+    "address_region",
+    "address_postal_code",
+    "document_date",
+    "issuer_name",
+)
+
+
+@dataclass(frozen=True)
+class AddressBlock:
+    """An addressee, street and city line found together."""
+
+    name: Line | None
+    name_text: str
+    street: Line
+    street_text: str
+    street_bbox: BBox
+    city: CityLine
+    score: float
+
+
+def address_blocks(index: PageIndex, *, issuer: str | None = None) -> list[AddressBlock]:
+    """Every address on a page, best addressee first (see module docstring for the ranking)."""
+    lines = list(index.page.lines)
+    blocks = []
+    for line in lines:
+        for city, street_text, street_bbox, street_line in _city_and_street(index, line):
+            block = _assemble(index, city, street_text, street_bbox, street_line, issuer)
+            if block is not None:
+                blocks.append(block)
+    blocks.sort(key=lambda b: -b.score)
+    return blocks
+
+
+def _city_and_street(index: PageIndex, line: Line) -> list[tuple[CityLine, str, BBox, Line]]:
+    """City lines in ``line``: the whole line (street above it), or the tail of a one-line address
+    ("12 Main St, Springfield, IL 62704"), whose head is the street."""
+    out = []
+    city = parse_city_line(line)
+    if city is not None:
+        above = _above(index, line)
+        if city.country == "GB" and not city.city and above is not None:
+            # Postcode alone: the city is the line above it, the street above that.
+            city_line = parse_city_line(above, text=f"{above.text} {city.postal_code}")
+            town = canonical_name(above.text)
+            if city_line is None and not re.search(r"\d", above.text):
+                city = CityLine(town, "", city.postal_code, "GB", line, above.bbox, city.postal_bbox, None)
+            elif city_line is not None:
+                city = CityLine(
+                    city_line.city, "", city.postal_code, "GB", line, above.bbox, city.postal_bbox, None
+                )
+            above = _above(index, above)
+        if above is not None and _is_street(above.text):
+            out.append((city, above.text, above.bbox, above))
+        return out
+    for match in re.finditer(r",", line.text):
+        tail = line.text[match.end() :]
+        city = parse_city_line(line, text=tail, offset=match.end())
+        if city is None:
+            continue
+        head = line.text[: match.start()]
+        label_end = _label_end(index, line)
+        street = head[label_end:].strip(" :,")
+        if "," in street:
+            street = street.split(",")[-1].strip() if _is_street(street.split(",")[-1]) else street
+        if _is_street(street):
+            start = line.text.find(street)
+            out.append((city, street, line.span_bbox(start, start + len(street)), line))
+            break
+    return out
+
+
+def _label_end(index: PageIndex, line: Line) -> int:
+    hits = index.hits[id(line)]
+    return hits[0].end if hits and hits[0].start <= 1 else 0
+
+
+def _is_street(text: str) -> bool:
+    text = text.strip()
+    return (
+        bool(re.search(r"\d", text)) and bool(re.search(r"[^\W\d_]{2,}", text)) and not looks_like_phone(text)
+    )
+
+
+def _above(index: PageIndex, line: Line) -> Line | None:
+    """The nearest line above ``line`` in the same column (left edges or extents overlapping),
+    at most about two line heights up."""
+    best = None
+    for other in index.page.lines:
+        # Centres, not edges: on a skewed photo the boxes of consecutive lines overlap.
+        if other is line or other.y_center >= line.y_center - 0.4 * min(line.height, other.height):
+            continue
+        overlap = min(other.x1, line.x1) - max(other.x0, line.x0)
+        aligned = abs(other.x0 - line.x0) < 0.03 or abs(other.x1 - line.x1) < 0.03
+        if overlap <= 0 and not aligned:
+            continue
+        gap = line.y0 - other.y1
+        if gap > 2.2 * max(line.height, other.height):
+            continue
+        if best is None or other.y_center > best.y_center:
+            best = other
+    return best
+
+
+def _assemble(
+    index: PageIndex,
+    city: CityLine,
+    street_text: str,
+    street_bbox: BBox,
+    street_line: Line,
+    issuer: str | None,
+) -> AddressBlock | None:
+    name_line = _above(index, street_line) if street_line is not city.line else None
+    name_text = ""
+    if street_line is city.line:
+        # One-line address: the name is the line above, or after a label on a line above.
+        name_line = _above(index, city.line)
+    score = 0.0
+    if name_line is not None:
+        label_end = _label_end(index, name_line)
+        candidate = name_line.text[label_end:].strip(" :")
+        if not candidate or is_title(candidate) or looks_like_web(candidate) or looks_like_phone(candidate):
+            name_line = None
+        elif not looks_like_name(candidate):
+            # A second street line ("Flat 2", "c/o ...") or a company line: try one further up.
+            further = _above(index, name_line)
+            if further is not None and looks_like_name(further.text):
+                name_line, candidate = further, further.text[_label_end(index, further) :].strip(" :")
+            else:
+                name_line = None
+        if name_line is not None:
+            name_text = candidate
+            if label_end:
+                score += 1.0
+    if name_line is not None:
+        has_title = clean_person(name_text) != canonical_name(name_text)
+        company = bool(LEGAL_SUFFIX.search(name_text))
+        score += 1.0 + (1.5 if has_title else 0.0) - (2.5 if company else 0.0)
+        if issuer and canonical_name(name_text) == issuer:
+            score -= 3.0
+        above = _above(index, name_line)
+        if above is not None and any(
+            hit.key in ("customer", "holder", "address") for hit in index.hits[id(above)]
+        ):
+            score += 1.0
+    if city.line.y0 < 0.5:
+        score += 0.5
+    return AddressBlock(name_line, name_text, street_line, street_text, street_bbox, city, score)
+
+
+def _house_number_spaced(street: str) -> str:
+    """OCR glues a house number to its street ("KIRCHRING177", "53TERPLACE"): put the space back."""
+    street = re.sub(r"(?<=[^\W\d_]{3})(?=\d{1,5}[^\W\d_]?$)", " ", street)
+    return re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
+
+
+def read_proof_of_address(pages: list[PageText]) -> Extracted:
+    """Read a bill's (or letter's) addressee, address, date and issuer."""
+    source = page_source(pages)
+    if not pages or not any(page.lines for page in pages):
+        return Extracted(fields={name: empty(source) for name in FIELDS}, checks=[])
+    fields = address_fields(pages)
+    indexes = [PageIndex(page) for page in pages]
+    return Extracted(fields=respace_fields({name: fields[name] for name in FIELDS}, indexes), checks=[])
+
+
+def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
+    """The proof-of-address fields of a document (shared with bank statements)."""
+    source = page_source(pages)
+    indexes = [PageIndex(page) for page in pages]
+    fields: dict[str, FieldResult] = {}
+    top = organisation_at_top(indexes[0])
+    blocks = address_blocks(indexes[0], issuer=top.value if top else None)
+    block = blocks[0] if blocks else None
+
+    if block is not None and block.name is not None and block.name_text:
+        name_cand = Candidate(
+            clean_person(block.name_text), block.name_text, block.name, block.name.bbox, None, "block"
+        )
+        fields["full_name"] = field(name_cand.value, confidence(0.8, block.name.score), name_cand, source)
+    else:
+        fields["full_name"] = empty(source)
+    if block is not None:
+        city = block.city
+        street_text = _house_number_spaced(block.street_text) if source == "ocr" else block.street_text
+        street = Candidate(canonical_name(street_text), None, block.street, block.street_bbox, None, "block")
+        base = 0.85 if block.name is not None else 0.6
+        fields["address_street"] = field(street.value, confidence(base, block.street.score), street, source)
+        city_cand = Candidate(city.city, None, city.line, city.city_bbox, None, "block")
+        fields["address_city"] = (
+            field(city.city, confidence(base, city.line.score), city_cand, source)
+            if city.city
+            else empty(source)
+        )
+        region_cand = Candidate(
+            city.region, None, city.line, city.region_bbox or city.line.bbox, None, "block"
+        )
+        fields["address_region"] = (
+            field(city.region, confidence(base, city.line.score), region_cand, source, valid=True)
+            if city.region
+            else empty(source)
+        )
+        postal_cand = Candidate(city.postal_code, None, city.line, city.postal_bbox, None, "block")
+        fields["address_postal_code"] = field(
+            city.postal_code, confidence(base + 0.05, city.line.score), postal_cand, source, valid=True
+        )
+    else:
+        for name in ("address_street", "address_city", "address_region", "address_postal_code"):
+            fields[name] = empty(source)
+
+    fields["document_date"] = _document_date(indexes)
+    used = {id(block.name)} if block is not None and block.name is not None else set()
+    issuer = (
+        top
+        if top is not None
+        and id(top.line) not in used
+        and (block is None or top.value != clean_person(block.name_text))
+        else None
+    )
+    fields["issuer_name"] = (
+        field(issuer.value, confidence(0.75 if issuer.raw else 0.55, issuer.score), issuer, source)
+        if issuer is not None
+        else empty(source)
+    )
+    return fields
+
+
+def _document_date(indexes: Sequence[PageIndex]) -> FieldResult:
+    source = page_source([index.page for index in indexes])
+    currency, _, _ = document_currency(indexes)
+    prefer = date_preference(indexes, currency)
+    labelled = candidates(indexes, ("invoice_date",), date_parser(prefer))
+    if labelled:
+        cand = labelled[0]
+        return field(cand.value, confidence(0.88, cand.score), cand, source, valid=True)
+    excluded = {
+        id(hit.line)
+        for index in indexes
+        for line in index.page.lines
+        for hit in index.hits[id(line)]
+        if hit.key in ("period", "due_date")
+    }
+    for cand in all_dates(indexes[:1], prefer):
+        if id(cand.line) not in excluded:
+            return field(cand.value, confidence(0.6, cand.score), cand, source, valid=True)
+    return empty(source)
+
+
+__all__ = [
+    "AddressBlock",
+    "CityLine",
+    "address_blocks",
+    "address_fields",
+    "parse_city_line",
+    "read_proof_of_address",
+]

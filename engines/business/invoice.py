@@ -1,0 +1,358 @@
+"""Invoices: vendor_name, invoice_number, invoice_date, due_date, customer_name, currency, subtotal,
+tax_amount, total_amount (ARCHITECTURE §3.2).
+
+An invoice checks itself: subtotal plus tax is the total, and its item lines add up to the
+subtotal. Among the amounts its labels point at, the reader prefers a (subtotal, tax, total)
+triple that satisfies that equation, reports it as the ``totals_arithmetic`` check, and lowers its
+confidence in all three amounts when no triple does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from engines.business.address import address_blocks
+from engines.business.fields import (
+    Candidate,
+    Line,
+    PageIndex,
+    all_dates,
+    as_decimal,
+    candidates,
+    code_parser,
+    confidence,
+    date_parser,
+    empty,
+    field,
+    find_amounts,
+    page_source,
+    repair_money_text,
+    text_parser,
+)
+from engines.business.labels import (
+    is_title,
+)
+from engines.business.money import (
+    MoneyFacts,
+    choose_tax,
+    choose_total,
+    date_preference,
+    document_currency,
+    money_facts,
+)
+from engines.business.names import (
+    LEGAL_SUFFIX,
+    clean_organisation,
+    clean_person,
+    looks_like_name,
+    looks_like_street,
+    organisation_at_top,
+    respace_fields,
+)
+from engines.layout import PageText
+from engines.types import Check, Extracted, FieldResult
+
+FIELDS = (
+    "vendor_name",
+    "invoice_number",
+    "invoice_date",
+    "due_date",
+    "customer_name",
+    "currency",
+    "subtotal",
+    "tax_amount",
+    "total_amount",
+)
+_CENT = Decimal("0.01")
+
+
+def read_invoice(pages: list[PageText]) -> Extracted:
+    """Read an invoice's fields from its pages (OCR or text layer)."""
+    source = page_source(pages)
+    if not pages or not any(page.lines for page in pages):
+        return Extracted(fields={name: empty(source) for name in FIELDS}, checks=[])
+    indexes = [PageIndex(page) for page in pages]
+    fields: dict[str, FieldResult] = {}
+
+    customer = _customer(indexes)
+    customer_conf = 0.8
+    vendor, vendor_conf = _vendor(indexes, customer)
+    if customer is None:
+        # No "Bill to" label (DIN 5008 letters): the addressee block under the window is the customer.
+        customer = _addressee(indexes[0], vendor)
+        customer_conf = 0.6
+    fields["customer_name"] = (
+        field(customer.value, confidence(customer_conf, customer.score), customer, source)
+        if customer
+        else empty(source)
+    )
+    fields["vendor_name"] = (
+        field(vendor.value, confidence(vendor_conf, vendor.score), vendor, source)
+        if vendor
+        else empty(source)
+    )
+
+    numbers = candidates(indexes, ("invoice_number",), code_parser)
+    number = _best_number(numbers)
+    fields["invoice_number"] = (
+        field(number.value, confidence(0.85, number.score), number, source) if number else empty(source)
+    )
+
+    currency, currency_conf, currency_cand = document_currency(indexes)
+    fields["currency"] = field(currency, currency_conf, currency_cand, source) if currency else empty(source)
+
+    issued, due = _dates(indexes, currency)
+    fields["invoice_date"] = (
+        field(issued[0].value, confidence(issued[1], issued[0].score), issued[0], source, valid=True)
+        if issued
+        else empty(source)
+    )
+    fields["due_date"] = (
+        field(due[0].value, confidence(due[1], due[0].score), due[0], source, valid=_due_valid(issued, due))
+        if due
+        else empty(source)
+    )
+
+    facts = money_facts(indexes)
+    items = _line_items_sum(indexes)
+    totals = _totals(facts, items)
+    for name, (cand, conf) in (
+        ("subtotal", totals.subtotal),
+        ("tax_amount", totals.tax),
+        ("total_amount", totals.total),
+    ):
+        fields[name] = (
+            field(cand.value, confidence(conf, cand.score), cand, source, valid=totals.arithmetic)
+            if cand is not None
+            else empty(source)
+        )
+    fields = respace_fields({name: fields[name] for name in FIELDS}, indexes)
+    return Extracted(fields=fields, checks=totals.checks)
+
+
+# --------------------------------------------------------------------------------------------
+# Parties
+# --------------------------------------------------------------------------------------------
+
+
+def _customer(indexes: Sequence[PageIndex]) -> Candidate | None:
+    """The name under (or after) "Bill to" / "Rechnungsempfänger" / "Facturé à" ..."""
+    for cand in candidates(indexes, ("customer",), text_parser):
+        text = str(cand.raw)
+        if not looks_like_name(text) or looks_like_street(text) or is_title(text):
+            continue
+        value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
+        if len(value) >= 2:
+            return Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where)
+    return None
+
+
+def _addressee(index: PageIndex, vendor: Candidate | None) -> Candidate | None:
+    """The name heading the best postal address block on the first page that is not the vendor's."""
+    for block in address_blocks(index, issuer=vendor.value if vendor else None):
+        if block.name is None or not block.name_text:
+            continue
+        text = block.name_text
+        value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
+        if vendor is not None and (value == vendor.value or block.name is vendor.line):
+            continue
+        if len(value) >= 2:
+            return Candidate(value, text, block.name, block.name.bbox, None, "block")
+    return None
+
+
+def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[Candidate | None, float]:
+    """The name after "From" / "Lieferant", else the organisation at the top of the first page
+    (never the customer's own name)."""
+    for cand in candidates(indexes, ("vendor",), text_parser):
+        text = str(cand.raw)
+        if looks_like_name(text) and not looks_like_street(text):
+            value = clean_organisation(text)
+            if customer is None or value != customer.value:
+                return Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where), 0.8
+
+    def skip(line: Line) -> bool:
+        return customer is not None and line is customer.line
+
+    top = organisation_at_top(indexes[0], skip=skip)
+    if top is None or (customer is not None and top.value == customer.value):
+        return None, 0.0
+    return top, 0.75 if top.raw else 0.55
+
+
+def _best_number(found: list[Candidate]) -> Candidate | None:
+    """The first invoice number found after a label that is not the page's title."""
+    for cand in found:
+        if cand.hit is not None and not is_title(cand.hit.line.text):
+            return cand
+    return found[0] if found else None
+
+
+# --------------------------------------------------------------------------------------------
+# Dates
+# --------------------------------------------------------------------------------------------
+
+
+def _dates(
+    indexes: Sequence[PageIndex], currency: str | None
+) -> tuple[tuple[Candidate, float] | None, tuple[Candidate, float] | None]:
+    """(invoice date, due date). The invoice date is the one its label points at, else the first
+    date on the page that is not the due date; the due date needs its label (or a sentence such
+    as "Please pay by ...")."""
+    prefer = date_preference(indexes, currency)
+    parse = date_parser(prefer)
+    dues = candidates(indexes, ("due_date",), parse)
+    due = (dues[0], 0.85) if dues else None
+    issued_cands = [
+        c for c in candidates(indexes, ("invoice_date",), parse) if due is None or c.line is not due[0].line
+    ]
+    if issued_cands:
+        issued: tuple[Candidate, float] | None = (issued_cands[0], 0.88)
+    else:
+        others = [c for c in all_dates(indexes[:1], prefer) if due is None or c.value != due[0].value]
+        issued = (others[0], 0.6) if others else None
+    return issued, due
+
+
+def _due_valid(issued: tuple[Candidate, float] | None, due: tuple[Candidate, float] | None) -> bool | None:
+    if issued is None or due is None:
+        return None
+    return due[0].value >= issued[0].value
+
+
+# --------------------------------------------------------------------------------------------
+# Totals
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Totals:
+    """The three amounts (candidate, raw confidence), whether arithmetic confirmed them, and the checks."""
+
+    subtotal: tuple[Candidate | None, float]
+    tax: tuple[Candidate | None, float]
+    total: tuple[Candidate | None, float]
+    arithmetic: bool | None
+    checks: list[Check]
+
+
+def _totals(facts: MoneyFacts, items: Decimal | None) -> _Totals:
+    """Pick subtotal, tax and total, preferring a triple where subtotal + tax = total.
+
+    Several tax lines (two VAT rates) may add up to the tax. A total with no printed tax line
+    equals the subtotal (tax 0). The line-item sum, when the table is readable, must equal the
+    subtotal too.
+    """
+    subs = [c for c in facts.subtotals if as_decimal(c) > 0]
+    taxes = [c for c in facts.taxes if as_decimal(c) >= 0 and c.where != "below"] or [
+        c for c in facts.taxes if as_decimal(c) >= 0
+    ]
+    totals = [c for c in facts.totals if as_decimal(c) > 0]
+    combined = _combined_tax(taxes)
+    if combined is not None:
+        taxes = [*taxes, combined]
+    best: tuple[float, Candidate, Candidate, Candidate] | None = None
+    for g in totals:
+        for s in subs:
+            if as_decimal(s) > as_decimal(g):
+                continue
+            for t in taxes:
+                if abs(as_decimal(s) + as_decimal(t) - as_decimal(g)) <= _CENT:
+                    score = float(as_decimal(g)) + (0.5 if t.where != "below" else 0.0)
+                    if best is None or score > best[0]:
+                        best = (score, s, t, g)
+    if best is not None:
+        _, s, t, g = best
+        items_ok = items is None or abs(items - as_decimal(s)) <= _CENT
+        checks = [Check("totals_arithmetic", True, "subtotal plus tax equals the total")]
+        if items is not None:
+            checks.append(
+                Check(
+                    "line_items_sum",
+                    items_ok,
+                    "the item lines add up to the subtotal"
+                    if items_ok
+                    else "the item lines do not add up to the subtotal",
+                )
+            )
+        return _Totals((s, 0.95), (t, 0.95), (g, 0.96), True, checks)
+
+    total, total_conf, _ = choose_total(facts)
+    tax, tax_conf = choose_tax(facts, total)
+    subtotal = None
+    if total is not None:
+        below = [c for c in subs if as_decimal(c) <= as_decimal(total)]
+        subtotal = below[0] if below else None
+    elif subs:
+        subtotal = subs[0]
+    if total is None or subtotal is None or tax is None:
+        checkable = total is not None and subtotal is not None and tax is None
+        if (
+            checkable
+            and subtotal is not None
+            and total is not None
+            and as_decimal(subtotal) == as_decimal(total)
+        ):
+            return _Totals(
+                (subtotal, 0.8),
+                (None, 0.0),
+                (total, total_conf),
+                True,
+                [Check("totals_arithmetic", True, "no tax printed and the subtotal equals the total")],
+            )
+        return _Totals((subtotal, 0.6), (tax, tax_conf), (total, total_conf), None, [])
+    checks = [Check("totals_arithmetic", False, "subtotal plus tax does not equal the total")]
+    return _Totals((subtotal, 0.5), (tax, min(tax_conf, 0.5)), (total, min(total_conf, 0.6)), False, checks)
+
+
+def _combined_tax(taxes: list[Candidate]) -> Candidate | None:
+    """Two or more tax lines printed beside each other (one per VAT rate) as one tax amount."""
+    lines: dict[int, Candidate] = {}
+    for cand in taxes:
+        if cand.where in ("same_line", "right"):
+            lines.setdefault(id(cand.line), cand)
+    parts = list(lines.values())
+    if len(parts) < 2:
+        return None
+    value = sum((as_decimal(c) for c in parts), Decimal(0))
+    boxes = [c.bbox for c in parts]
+    bbox = (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+    first = parts[0]
+    return Candidate(f"{value.quantize(_CENT):f}", value, first.line, bbox, first.hit, "combined")
+
+
+def _line_items_sum(indexes: Sequence[PageIndex]) -> Decimal | None:
+    """The sum of the item table's amount column, when a table header is found: the rightmost
+    amount of each row under the header's rightmost caption, down to the first totals label."""
+    index = indexes[0]
+    if not index.header_rows:
+        return None
+    number = min(index.header_rows)
+    header = index.rows[number]
+    right_edge = max(line.x1 for line in header)
+    total = Decimal(0)
+    count = 0
+    for row in index.rows[number + 1 :]:
+        keys = {hit.key for line in row for hit in index.hits[id(line)]}
+        if keys & {"total", "subtotal", "tax"}:
+            break
+        amounts = [
+            (line, found)
+            for line in row
+            for found in find_amounts(repair_money_text(line.text))
+            if found.decimals == 2 and abs(line.x1 - right_edge) < 0.06
+        ]
+        if amounts:
+            total += amounts[-1][1].value
+            count += 1
+    return total if count else None
+
+
+__all__ = ["read_invoice"]

@@ -1,0 +1,193 @@
+"""Decisions that receipts and invoices share: which amount is the total, which the tax, what
+currency and which date the document is in.
+
+Each decision gathers labelled candidates with :mod:`engines.business.fields` and lets the
+document's own arithmetic settle between them: payment minus change and subtotal plus tax both
+equal the total, so a candidate that takes part in such an equation is far more likely right.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from engines.business.fields import (
+    Candidate,
+    PageIndex,
+    all_dates,
+    amount_parser,
+    as_decimal,
+    candidates,
+    date_parser,
+)
+from engines.business.places import currency_from_country
+from engines.validators import date_order, detect_currency, find_dates
+
+_CENT = Decimal("0.01")
+_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"})
+
+
+@dataclass(frozen=True)
+class MoneyFacts:
+    """Every labelled amount on the document, by what its label says it is."""
+
+    totals: list[Candidate]
+    subtotals: list[Candidate]
+    taxes: list[Candidate]
+    payments: list[Candidate]
+    changes: list[Candidate]
+    roundings: list[Candidate]
+
+
+def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
+    """Labelled amounts (printed with two decimals when there are any such, else whole numbers
+    too, for documents that print "Total: 120")."""
+
+    def gather(key: str) -> list[Candidate]:
+        found = candidates(indexes, (key,), amount_parser(need_decimals=True))
+        return found or candidates(indexes, (key,), amount_parser(need_decimals=False), below_rows=1)
+
+    return MoneyFacts(
+        totals=gather("total"),
+        subtotals=gather("subtotal"),
+        taxes=gather("tax"),
+        payments=gather("payment"),
+        changes=gather("change"),
+        roundings=gather("rounding"),
+    )
+
+
+def _values(cands: Sequence[Candidate]) -> set[Decimal]:
+    return {as_decimal(c) for c in cands}
+
+
+def _close(a: Decimal, b: Decimal) -> bool:
+    return abs(a - b) <= _CENT
+
+
+def payment_targets(facts: MoneyFacts) -> set[Decimal]:
+    """Payment minus change, for every pair printed (the amount actually due); the payment
+    itself when no change is printed."""
+    changes = _values(facts.changes) or {Decimal(0)}
+    return {p - c for p in _values(facts.payments) for c in changes if p > c >= 0}
+
+
+def sum_targets(facts: MoneyFacts) -> set[Decimal]:
+    """Subtotal plus tax, for every pair printed."""
+    return {s + t for s in _values(facts.subtotals) for t in _values(facts.taxes) if s > 0 and t >= 0}
+
+
+def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | None]:
+    """The total, a raw confidence, and whether arithmetic confirmed it (None: nothing to check).
+
+    Votes per distinct amount: one per "total" label showing it (two for a specific label such as
+    "amount due" or "total incl. GST"), three when payment minus change gives it, two when
+    subtotal plus tax does, two when it is another total plus a printed rounding adjustment. Ties go to the larger amount (a total is never below its parts).
+    """
+    pays = payment_targets(facts)
+    sums = sum_targets(facts)
+    pool = [c for c in facts.totals if as_decimal(c) > 0]
+    if not pool:
+        # No "total" label read: an amount that payment minus change gives will do.
+        pool = [c for c in facts.subtotals + facts.payments if as_decimal(c) > 0 and as_decimal(c) in pays]
+        if not pool:
+            return None, 0.0, None
+    votes: Counter[Decimal] = Counter()
+    first: dict[Decimal, Candidate] = {}
+    for cand in pool:
+        value = as_decimal(cand)
+        strong = cand.hit is not None and cand.hit.strength > 6
+        votes[value] += 2 if strong else 1
+        first.setdefault(value, cand)
+    confirmed: dict[Decimal, bool] = {}
+    roundings = {r for r in _values(facts.roundings) if r != 0}
+    for value in list(votes):
+        by_payment = any(_close(value, p) for p in pays)
+        by_sum = any(_close(value, s) for s in sums)
+        # The amount after a printed rounding adjustment is the one paid.
+        rounded = any(value == other + r for other in votes for r in roundings)
+        votes[value] += 3 * by_payment + 2 * by_sum + 2 * rounded
+        confirmed[value] = by_payment or by_sum
+    best = max(votes, key=lambda v: (votes[v], v))
+    checkable = bool(pays or sums)
+    arithmetic = confirmed[best] if checkable else None
+    share = votes[best] / sum(votes.values())
+    conf = 0.55 + 0.25 * share + (0.15 if arithmetic else 0.0) - (0.1 if arithmetic is False else 0.0)
+    return first[best], min(conf, 0.97), arithmetic
+
+
+def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | None, float]:
+    """The tax amount: the one that makes subtotal + tax = total when the document prints those,
+    else the amount most "tax" labels show (below the total, never above it)."""
+    pool = list(facts.taxes)
+    if total is not None:
+        limit = as_decimal(total)
+        pool = [c for c in pool if Decimal(0) <= as_decimal(c) < limit]
+        subtotals = _values(facts.subtotals)
+        for cand in pool:
+            if any(_close(s + as_decimal(cand), limit) for s in subtotals):
+                return cand, 0.92
+    pool = [c for c in pool if as_decimal(c) >= 0]
+    if not pool:
+        return None, 0.0
+    counts = Counter(as_decimal(c) for c in pool)
+    best = max(pool, key=lambda c: (counts[as_decimal(c)], as_decimal(c) > 0))
+    return best, 0.6 + 0.1 * min(counts[as_decimal(best)] - 1, 2)
+
+
+def document_currency(indexes: Sequence[PageIndex]) -> tuple[str | None, float, Candidate | None]:
+    """The currency the document prints (symbol or code), else the one its country suggests."""
+    text = "\n".join(index.page.text for index in indexes)
+    code = detect_currency(text)
+    if code == "USD" and "USD" not in text and "US$" not in text:
+        # A bare "$" is the dollar of wherever the document is from (CAD, AUD, SGD, ...).
+        local = currency_from_country(indexes)
+        if local is not None and local != "EUR" and local in _DOLLARS:
+            code = local
+    if code is not None:
+        for index in indexes:
+            for line in index.page.lines:
+                if detect_currency(line.text) == code:
+                    cand = Candidate(code, code, line, line.bbox, None, "unlabelled")
+                    return code, 0.9, cand
+        return code, 0.85, None
+    code = currency_from_country(indexes)
+    return (code, 0.6, None) if code else (None, 0.0, None)
+
+
+def date_preference(indexes: Sequence[PageIndex], currency: str | None) -> str:
+    """How to read 03/04/2026 on this document: as its unambiguous dates are printed, else by
+    country (month first in the US), else day first."""
+    order = date_order([line.text for index in indexes for line in index.page.lines])
+    if order:
+        return order
+    return "mdy" if currency == "USD" else "dmy"
+
+
+def document_date(
+    indexes: Sequence[PageIndex], currency: str | None, *, keys: Sequence[str]
+) -> tuple[Candidate, float] | None:
+    """The date a label of ``keys`` points at, else the first date on the first page."""
+    prefer = date_preference(indexes, currency)
+    labelled = candidates(indexes, keys, date_parser(prefer))
+    if labelled:
+        cand = labelled[0]
+        return cand, 0.9 * _ambiguity_factor(cand, prefer, indexes, currency)
+    dates = all_dates(indexes[:1], prefer) or all_dates(indexes, prefer)
+    if not dates:
+        return None
+    cand = dates[0]
+    return cand, 0.75 * _ambiguity_factor(cand, prefer, indexes, currency)
+
+
+def _ambiguity_factor(
+    cand: Candidate, prefer: str, indexes: Sequence[PageIndex], currency: str | None
+) -> float:
+    matches = find_dates(cand.line.text, prefer=prefer)
+    ambiguous = any(m.ambiguous and m.value.isoformat() == cand.value for m in matches)
+    if not ambiguous:
+        return 1.0
+    settled = date_order([line.text for index in indexes for line in index.page.lines]) is not None
+    return 1.0 if settled else 0.8

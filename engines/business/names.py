@@ -1,0 +1,303 @@
+"""Names on business documents: which lines are addresses, phones or tax numbers, the
+organisation printed at the top of a page, people without their courtesy titles, and names in the
+canonical form of ARCHITECTURE §3.1 (upper case, single spaces).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+
+from engines.business.fields import Candidate, PageIndex, repair_eszett
+from engines.business.labels import is_title
+from engines.layout import Line
+from engines.types import FieldResult
+from engines.validators import find_amounts, find_dates
+
+_PHONE = re.compile(
+    r"\b(tel|phone|fax|mobile|hp|tlf|telefon|telefono|telephone|whatsapp)\b|\+?\d[\d\s()\-]{7,}\d", re.I
+)
+_REGISTRATION = re.compile(
+    r"\b(reg|registration|gst|sst|vat|tax\s*id|company\s*no|co\.?\s*no|roc|abn|ust|siret|siren|rcs|nif|cif|"
+    r"kvk|partita|p\.?\s*iva|btw|hrb|hra|steuer)\b|\(\s*\d{4,}[- ]?[A-Z]\s*\)|^\d{5,}-[A-Z]$",
+    re.I,
+)
+_WEB = re.compile(
+    r"@|www\.|https?:|\.com\b|\.net\b|\.my\b|\.de\b|\.fr\b|\.es\b|\.it\b|\.nl\b|\.co\.uk\b", re.I
+)
+_STREET_WORDS = re.compile(
+    r"\b(jalan|jln|lorong|taman|street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place|pl|"
+    r"court|ct|suite|unit|floor|lot|no|blok|block|strasse|str|straße|weg|platz|allee|gasse|ring|rue|avenue|"
+    r"boulevard|bd|chemin|impasse|allee|place|calle|c/|avenida|avda|av|paseo|plaza|carrera|via|viale|"
+    r"piazza|corso|vicolo|largo|straat|laan|plein|gracht|kade|singel|dijk|pob|po box|bp)\b",
+    re.I,
+)
+
+
+def looks_like_phone(text: str) -> bool:
+    return bool(_PHONE.search(text))
+
+
+def looks_like_registration(text: str) -> bool:
+    return bool(_REGISTRATION.search(text))
+
+
+def looks_like_web(text: str) -> bool:
+    return bool(_WEB.search(text))
+
+
+def looks_like_street(text: str) -> bool:
+    """A street line: a street word and a number ("12 Main Street", "Hauptstraße 5")."""
+    folded = text.replace("ß", "ss")
+    has_number = bool(re.search(r"\d", folded))
+    word = _STREET_WORDS.search(folded) or re.search(
+        r"(strasse|straße|str\.|weg|straat|laan|plein)\b", folded, re.I
+    )
+    return bool(word) and has_number
+
+
+def looks_like_date_or_time(text: str) -> bool:
+    return bool(find_dates(text, prefer="dmy")) or bool(re.search(r"\b\d{1,2}:\d{2}\b", text))
+
+
+def canonical_name(text: str) -> str:
+    """Names as ARCHITECTURE §3.1 wants them: upper case (``str.upper``, so "ß" is "SS"), single
+    spaces, "&" between spaces."""
+    text = repair_eszett(text)
+    text = re.sub(r"\s*&\s*", " & ", text)
+    text = re.sub(r",(?=[^\s,])", ", ", text)
+    text = re.sub(r"[|]", " ", text)
+    return " ".join(text.upper().split()).strip(" ,;:-")
+
+
+# --------------------------------------------------------------------------------------------
+# The organisation at the top of a page (merchant, vendor, issuer)
+# --------------------------------------------------------------------------------------------
+
+LEGAL_SUFFIX = re.compile(
+    r"(?<![A-Za-z0-9])(SDN\.?\s*BHD\.?|S/B|BHD\.?|LTD\.?|LIMITED|PLC|LLC|L\.L\.C\.?|INC\.?|CORP\.?|GMBH|AG|KG|"
+    r"OHG|UG|E\.\s?K\.|SARL|S\u00c0RL|SASU|SAS|SELARL|SCI|EIRL|LLP|LP|LT\u00c9E|LTEE|INC\u00c9E|S\.A\.S\.?|S\.A\.?|EURL|SNC|S\.L\.?|S\.L\.U\.?|SLU|S\.P\.A\.?|SPA|S\.R\.L\.?|SRL|"
+    r"B\.V\.?|BV|N\.V\.?|NV|V\.O\.F\.?|PTE|PTY)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_SUFFIX_ONLY = re.compile(r"^\W*(" + LEGAL_SUFFIX.pattern + r")\W*$", re.IGNORECASE)
+_OWNER_LABEL = re.compile(r"\b(owned|operated|managed|powered)\s*by\b", re.IGNORECASE)
+_POSTAL_LINE = re.compile(r"(?<!\d)\d{5}(?!\d)|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b")
+_REG_IN_PARENS = re.compile(
+    r"\s*\((?=[^)]*\d)[^)]*\)?\s*$|\s*\([^)]*\b(reg|no|gst)\b[^)]*\)\s*$", re.IGNORECASE
+)
+
+
+def _suffix_repairs(text: str) -> str:
+    """Malaysian legal suffixes as OCR mangles them: "SDN 3HD", "TRADINGSDNBHD", "5/B"."""
+    text = re.sub(r"(?i)\bSDN\.?\s*[B38]HD", lambda m: m.group()[:-3] + "BHD", text)
+    text = re.sub(r"(?i)(?<=[A-Za-z])(SDN\.?\s*BHD)", r" \1", text)
+    text = re.sub(r"(?i)SDNBHD", "SDN BHD", text)
+    return re.sub(r"(?<=\s)5/B\b", "S/B", text)
+
+
+def clean_organisation(text: str) -> str:
+    """An organisation name as printed, without its trailing registration number in brackets,
+    in canonical form."""
+    text = text.replace("\uff08", "(").replace("\uff09", ")")
+    text = _suffix_repairs(text)
+    text = _REG_IN_PARENS.sub("", text)
+    text = re.sub(r"\s*\(\s*", " (", text)
+    text = re.sub(r"\s*\)\s*", ") ", text)
+    return canonical_name(text)
+
+
+_BOILERPLATE = re.compile(
+    r"thank|welcome|returnable|refund|exchange|please|come again|copy|duplicate|your order|receipt|"
+    r"danke|merci|gracias|grazie|bedankt|willkommen|bienvenue|bienvenido|benvenuti|welkom",
+    re.IGNORECASE,
+)
+_BUSINESS_WORD = re.compile(
+    r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
+    r"SUPPLIES|STATIONERY|SERVICES|SOLUTIONS|GROUP|HOLDINGS|COMPANY|BANK|BANQUE|BANCO|BANCA|SPARKASSE|"
+    r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|PHARMACY|MARKET|SHOP|HOTEL)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def is_header_noise(line: Line) -> bool:
+    """A top-of-page line that is not a name: address, phone, registration, web, date, title,
+    greeting, or too few letters to be a name. A registration number in brackets after a name
+    ("TRI SHAAS SDN BHD (728515-H)") does not make the name noise."""
+    text = _REG_IN_PARENS.sub("", line.text.replace("\uff08", "(").replace("\uff09", ")"))
+    letters = sum(c.isalpha() for c in text)
+    if letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
+        return True
+    if line.score < 0.6:
+        return True
+    amounts = find_amounts(text)
+    return (
+        looks_like_phone(text)
+        or looks_like_registration(text)
+        or looks_like_web(text)
+        or looks_like_street(text)
+        or bool(_POSTAL_LINE.search(text))
+        or looks_like_date_or_time(text)
+        or is_title(text)
+        or bool(_BOILERPLATE.search(text))
+        or any(a.decimals == 2 for a in amounts)
+    )
+
+
+def _row_has_money(index: PageIndex, line: Line) -> bool:
+    row = index.rows[index.row_of(line)]
+    return any(a.decimals == 2 for other in row for a in find_amounts(other.text))
+
+
+def organisation_at_top(
+    index: PageIndex, *, max_lines: int = 14, skip: Callable[[Line], bool] | None = None
+) -> Candidate | None:
+    """The organisation that issued a document: among the first lines of the page (before the
+    title, the first date or the first labelled value), the line with a legal suffix ("SDN BHD",
+    "GmbH", "S.A.R.L.") wins, else the first prominent line that is not an address, phone, tax
+    number or title. A name broken over two lines ("... HARDWARE &" / "ELECTRICAL", or
+    "... Malaysia" / "Sdn Bhd") is joined."""
+    lines = list(index.page.lines)
+    median = index.median_height()
+    pool: list[Line] = []
+    for line in lines[:max_lines]:
+        text = line.text
+        hits = index.hits[id(line)]
+        if pool and (is_title(text) or looks_like_date_or_time(text)):
+            break
+        if _OWNER_LABEL.search(text):
+            break
+        if pool and hits and hits[0].start == 0 and hits[0].key not in ("ignore", "payment", "vendor"):
+            break
+        if pool and _row_has_money(index, line):
+            break  # the item lines have begun
+        if skip is not None and skip(line):
+            continue
+        pool.append(line)
+    names = [line for line in pool if not is_header_noise(line) or _SUFFIX_ONLY.match(line.text)]
+    if not names:
+        return None
+
+    def rank(item: tuple[int, Line]) -> float:
+        position, line = item
+        score = -0.35 * position + min(2.0, line.height / max(median, 1e-6) - 1.0)
+        if LEGAL_SUFFIX.search(_suffix_repairs(line.text)):
+            score += 3.0
+        elif _BUSINESS_WORD.search(line.text):
+            score += 1.5
+        return score
+
+    best_pos, best = max(enumerate(names), key=rank)
+    parts = [best]
+    if _SUFFIX_ONLY.match(best.text) and best_pos > 0:
+        parts.insert(0, names[best_pos - 1])
+    else:
+        following = names[best_pos + 1] if best_pos + 1 < len(names) else None
+        gap_ok = following is not None and following.y0 - best.y1 < 1.5 * max(best.height, following.height)
+        if (
+            following is not None
+            and gap_ok
+            and (
+                re.search(r"(&|\band|\bund|\bet|\by|-)\s*$", best.text, re.IGNORECASE)
+                or _SUFFIX_ONLY.match(following.text)
+            )
+        ):
+            parts.append(following)
+    text = " ".join(part.text for part in parts)
+    first, last = parts[0], parts[-1]
+    bbox = (min(p.x0 for p in parts), first.y0, max(p.x1 for p in parts), last.y1)
+    cand_line = Line(text=text, score=min(p.score for p in parts), bbox=bbox, page=first.page)
+    value = clean_organisation(text)
+    if len(value) < 2:
+        return None
+    return Candidate(
+        value, bool(LEGAL_SUFFIX.search(_suffix_repairs(text))), cand_line, bbox, None, "unlabelled"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# People
+# --------------------------------------------------------------------------------------------
+
+_COURTESY_WORDS = (
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "herr", "frau", "hr", "fr", "m", "mme", "mlle",
+    "monsieur", "madame", "sr", "sra", "srta", "don", "dona", "do\u00f1a", "sig", "sig.ra", "sigra", "sig.na",
+    "signor", "signora", "gent.mo", "gent.ma", "gent.mi", "gentile", "egr", "egregio", "spett.le", "dott",
+    "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "mevrouw", "heer",
+)  # fmt: skip
+_COURTESY = re.compile(
+    r"^(?:"
+    + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
+    + r")(?:\.\s*|\s+|$)",
+    re.IGNORECASE,
+)
+
+
+def clean_person(text: str) -> str:
+    """A person's name without courtesy titles ("Mr", "Frau", "M.", "Dhr."), in canonical form."""
+    text = text.strip(" ,;:-")
+    for _ in range(3):
+        stripped = _COURTESY.sub("", text, count=1)
+        if stripped == text or not stripped.strip():
+            break
+        text = stripped
+    return canonical_name(text)
+
+
+def looks_like_name(text: str) -> bool:
+    """Two to six words of letters (a person or organisation), no digits."""
+    if re.search(r"\d", text) or looks_like_web(text):
+        return False
+    words = [w for w in re.split(r"\s+", text.strip()) if w]
+    return 1 <= len(words) <= 7 and sum(c.isalpha() for c in text) >= 3
+
+
+def respace(value: str, indexes: Sequence[PageIndex]) -> str:
+    """A name that OCR printed without spaces ("SONNENTALBANKAG") as the same letters with spaces,
+    when the document prints it that way elsewhere (a footer, a second page, the account holder).
+
+    Only for values with a word of ten letters or more: words that long are rare enough in names
+    that they are more likely glued than real."""
+    if not value or max(len(word) for word in value.split()) < 10:
+        return value
+    letters = value.replace(" ", "")
+    pattern = re.compile(r"\s*".join(re.escape(ch) for ch in letters), re.IGNORECASE)
+    best = value
+    for index in indexes:
+        for line in index.page.lines:
+            match = pattern.search(line.text)
+            if match is None:
+                continue
+            found = canonical_name(match.group())
+            if found.replace(" ", "") == letters and found.count(" ") > best.count(" "):
+                best = found
+    return best
+
+
+NAME_FIELDS = frozenset(
+    {
+        "merchant_name",
+        "vendor_name",
+        "customer_name",
+        "full_name",
+        "account_holder",
+        "issuer_name",
+        "address_street",
+    }
+)
+
+
+def respace_fields(fields: dict[str, FieldResult], indexes: Sequence[PageIndex]) -> dict[str, FieldResult]:
+    """:func:`respace` applied to every OCR-read name field; a name that still holds a word of
+    twelve letters or more has probably lost its spaces to OCR, and its confidence says so."""
+    out = {}
+    for name, result in fields.items():
+        if name in NAME_FIELDS and result.value and result.source == "ocr":
+            spaced = respace(result.value, indexes)
+            if spaced != result.value:
+                result = dataclasses.replace(result, value=spaced)
+            if max(len(word) for word in spaced.split()) >= 12:
+                result = dataclasses.replace(result, confidence=round(result.confidence * 0.6, 3))
+        out[name] = result
+    return out

@@ -1,0 +1,233 @@
+"""Places printed on documents: the last line of a postal address (city, region, postal code)
+and the country a document comes from, which decides its currency when OCR cannot read the
+currency sign (RapidOCR's recogniser has no "€" or "£").
+
+Each country's address line has its own shape ("Springfield, IL 62704", "Toronto ON M5V 3L9",
+"1015 CJ Amsterdam", "00184 Roma (RM)", "75002 PARIS", a UK postcode), so the shape that matches
+names the country.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engines.business.fields import (
+    PageIndex,
+)
+from engines.business.names import (
+    canonical_name,
+    looks_like_phone,
+)
+from engines.layout import Line
+from engines.types import BBox
+from engines.validators import find_iban, valid_postal_code
+
+
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+US_STATES = _codes(
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM "
+    "NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR"
+)
+CA_PROVINCES = frozenset(["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"])
+IT_PROVINCES = _codes(
+    "AG AL AN AO AP AQ AR AT AV BA BG BI BL BN BO BR BS BT BZ CA CB CE CH CL CN CO CR CS CT CZ EN FC "
+    "FE FG FI FM FR GE GO GR IM IS KR LC LE LI LO LT LU MB MC ME MI MN MO MS MT NA NO NU OR PA PC PD "
+    "PE PG PI PN PO PR PT PU PV PZ RA RC RE RG RI RM RN RO SA SI SO SP SR SS SU SV TA TE TN TO TP TR "
+    "TS TV UD VA VB VC VE VI VR VT VV"
+)
+
+_STREET_WORD = re.compile(
+    r"\b(street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place|pl|court|ct|suite|apt|unit|"
+    r"floor|highway|hwy|parkway|pkwy|terrace|circle|square|sq|straße|strasse|str|weg|platz|allee|gasse|rue|"
+    r"chemin|impasse|calle|avenida|paseo|plaza|via|viale|piazza|corso|straat|laan|plein|gracht|kade|singel)\b",
+    re.IGNORECASE,
+)
+_CITY = r"(?P<city>[^\d,;:]*?[^\W\d_][^\d,;:]*?)"
+_UK_POSTCODE = r"(?P<postal>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})"
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "US",
+        # OCR may glue "Miami,FL33139": spaces are optional once a comma separates.
+        re.compile(
+            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>\d{{5}}(?:\s?-\s?\d{{4}})?)$"
+        ),
+    ),
+    (
+        "CA",
+        re.compile(
+            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>[A-Z][\dO][A-Z]\s?[\dO][A-Z][\dO])$"
+        ),
+    ),
+    ("GB", re.compile(rf"^{_CITY}(?:\s*,\s*|\s+){_UK_POSTCODE}$")),
+    ("GB", re.compile(rf"^{_UK_POSTCODE}$")),
+    ("NL", re.compile(rf"^(?P<postal>[1-9]\d{{3}}\s?[A-Z]{{2}})(?![a-z])(?![A-Z]{{2}})\s*{_CITY}$")),
+    (
+        "5",
+        re.compile(
+            rf"^(?:(?P<cc>[A-Z]{{1,2}})\s?-\s?)?(?P<postal>\d{{5}})\s*{_CITY}"
+            r"(?:\s*\((?P<region>[A-Za-z]{2})\)|\s+(?P<region2>[A-Z]{2}))?$"
+        ),
+    ),
+    ("4", re.compile(rf"^(?:(?P<cc>CH|A|AT|B|BE|DK|L|LU)\s?-\s?)?(?P<postal>[1-9]\d{{3}})\s*{_CITY}$")),
+)
+
+
+@dataclass(frozen=True)
+class CityLine:
+    """The last line of an address: city, region (as printed, or ""), postal code, country."""
+
+    city: str
+    region: str
+    postal_code: str
+    country: str
+    line: Line
+    city_bbox: BBox
+    postal_bbox: BBox
+    region_bbox: BBox | None
+
+
+def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> CityLine | None:
+    """The city, region and postal code of an address's last line, or None when the line does not
+    have the shape of one (``text``/``offset``: parse only part of the line)."""
+    raw = line.text if text is None else text
+    stripped = raw.strip().rstrip(".,")
+    lead = len(raw) - len(raw.lstrip())
+    base = offset + lead
+    for kind, pattern in _PATTERNS:
+        match = pattern.match(stripped)
+        if match is None:
+            continue
+        groups = match.groupdict()
+        region = groups.get("region") or ""
+        region_span = match.span("region") if groups.get("region") else None
+        if kind == "5" and groups.get("region2"):
+            if groups["region2"] in IT_PROVINCES:
+                region, region_span = groups["region2"], match.span("region2")
+            else:
+                continue
+        country = _country(kind, region, groups.get("cc"))
+        if country is None:
+            continue
+        postal = valid_postal_code(groups["postal"], country) if kind not in ("4",) else groups["postal"]
+        if postal is None:
+            continue
+        city = groups.get("city") or ""
+        if city and (not re.search(r"[^\W\d_]", city) or looks_like_phone(city)):
+            continue
+        if kind in ("4", "5") and _STREET_WORD.search(city):
+            continue  # "4821 Maple Avenue" is a street with its house number, not a city line
+        if country == "ES" or (kind == "5" and not region):
+            city = re.sub(r"\s*\([^)]*\)\s*$", "", city)
+        if kind == "5" and not region:
+            # OCR glues an Italian province to its city ("BOLOGNABO"): the code repeats the city's
+            # first letters, which tells it apart from a city that merely ends in two capitals.
+            glued = re.fullmatch(r"([A-Z]{2})[A-Z]{2,}([A-Z]{2})", city.strip())
+            if glued and glued.group(1) == glued.group(2) and glued.group(2) in IT_PROVINCES:
+                region, country = glued.group(2), "IT"
+                city = city.strip()[:-2]
+                end = match.start("city") + len(groups["city"].rstrip())
+                region_span = (end - 2, end)
+        city_span = match.span("city") if groups.get("city") else (0, 0)
+        return CityLine(
+            city=canonical_name(city),
+            region=region.upper(),
+            postal_code=postal,
+            country=country,
+            line=line,
+            city_bbox=line.span_bbox(base + city_span[0], base + city_span[1]),
+            postal_bbox=line.span_bbox(base + match.span("postal")[0], base + match.span("postal")[1]),
+            region_bbox=line.span_bbox(base + region_span[0], base + region_span[1]) if region_span else None,
+        )
+    return None
+
+
+def _country(kind: str, region: str, prefix: str | None) -> str | None:
+    if kind == "US":
+        return "US" if region in US_STATES else None
+    if kind == "CA":
+        return "CA" if region in CA_PROVINCES else None
+    if kind in ("GB", "NL"):
+        return kind
+    if kind == "5":
+        if region:
+            return "IT" if region.upper() in IT_PROVINCES else None
+        return {
+            "D": "DE",
+            "DE": "DE",
+            "F": "FR",
+            "FR": "FR",
+            "E": "ES",
+            "ES": "ES",
+            "I": "IT",
+            "IT": "IT",
+        }.get(prefix or "", "DE")
+    # Four digits: Switzerland, Austria, Belgium, ... only a printed country prefix tells which.
+    return {"CH": "CH", "A": "AT", "AT": "AT", "B": "BE", "BE": "BE", "L": "LU", "LU": "LU", "DK": "DK"}.get(
+        prefix or "", "XX"
+    )
+
+
+_CURRENCY = {
+    "US": "USD", "CA": "CAD", "GB": "GBP", "DE": "EUR", "FR": "EUR", "ES": "EUR", "IT": "EUR", "NL": "EUR",
+    "AT": "EUR", "BE": "EUR", "IE": "EUR", "PT": "EUR", "LU": "EUR", "FI": "EUR", "CH": "CHF", "LI": "CHF",
+    "MY": "MYR", "SG": "SGD", "AU": "AUD", "NZ": "NZD", "SE": "SEK", "DK": "DKK", "NO": "NOK", "PL": "PLN",
+}  # fmt: skip
+
+# Words that only documents of one country (or the euro area) print.
+_COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\bSDN\.?\s*BHD\b|\bMALAYSIA\b|\bSELANGOR\b|\bKUALA\s*LUMPUR\b|\bJOHOR\b|\bPENANG\b", re.I
+        ),
+        "MY",
+    ),
+    (re.compile(r"\bSINGAPORE\b|\bPTE\.?\s*LTD\b", re.I), "SG"),
+    (
+        re.compile(
+            r"\bGMBH\b|\bMWST\b|\bUST\b|\bUSt-?IdNr|\bDEUTSCHLAND\b|\bSteuernummer\b|\bBankleitzahl\b", re.I
+        ),
+        "DE",
+    ),
+    (re.compile(r"\bTVA\b|\bSARL\b|\bSIRET\b|\bFRANCE\b|\bTTC\b|\bHT\b|\bSAS\b", re.I), "FR"),
+    (re.compile(r"\bIVA\b|\bS\.L\.U?\b|\bESPA[ÑN]A\b|\bCIF\b|\bNIF\b", re.I), "ES"),
+    (re.compile(r"\bS\.?R\.?L\.?\b|\bS\.?P\.?A\.?\b|\bITALIA\b|\bP\.?\s?IVA\b|\bPartita\b", re.I), "IT"),
+    (re.compile(r"\bBTW\b|\bB\.V\.?\b|\bKVK\b|\bNEDERLAND\b", re.I), "NL"),
+    (re.compile(r"\bHST\b|\bQST\b|\bCANADA\b", re.I), "CA"),
+    (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|\bVAT Reg", re.I), "GB"),
+    (re.compile(r"\bSALES TAX\b|\bUSA\b|\bINC\.?\b|\bLLC\b|\bEIN\b", re.I), "US"),
+    (re.compile(r"\bSCHWEIZ\b|\bSUISSE\b|\bSVIZZERA\b|\bCHE-\d", re.I), "CH"),
+)
+
+
+def document_country(indexes: Sequence[PageIndex]) -> str | None:
+    """The country a document's addresses, IBANs and words point to (alpha-2), by votes."""
+    votes: Counter[str] = Counter()
+    for index in indexes:
+        for line in index.page.lines:
+            city = parse_city_line(line)
+            if city is not None and city.country != "XX":
+                # Five digits alone are read as German; they only say "euro area" for sure.
+                votes[city.country if city.region or city.country != "DE" else "EU"] += 2
+            iban = find_iban(line.text)
+            if iban is not None:
+                votes[iban[0][:2]] += 3
+            for pattern, country in _COUNTRY_WORDS:
+                if pattern.search(line.text):
+                    votes[country] += 1
+    if not votes:
+        return None
+    return votes.most_common(1)[0][0]
+
+
+def currency_from_country(indexes: Sequence[PageIndex]) -> str | None:
+    """The currency of the country a document comes from, or None."""
+    country = document_country(indexes)
+    if country is None:
+        return None
+    return "EUR" if country == "EU" else _CURRENCY.get(country)

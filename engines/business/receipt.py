@@ -1,0 +1,94 @@
+"""Shop receipts: merchant_name, date, currency, total_amount, tax_amount (ARCHITECTURE §3.2).
+
+A receipt prints its merchant at the top, its date near the top and several "total" lines near
+the bottom (before and after rounding, in the tax summary), next to cash tendered and change.
+The total is the amount the most "total" labels agree on, strongly preferred when cash minus
+change (or subtotal plus tax) gives the same amount: that arithmetic is the one check a receipt
+carries about itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engines.business.fields import (
+    Candidate,
+    PageIndex,
+    confidence,
+    field,
+    page_source,
+)
+from engines.business.money import (
+    MoneyFacts,
+    choose_tax,
+    choose_total,
+    document_currency,
+    document_date,
+    money_facts,
+)
+from engines.business.names import (
+    organisation_at_top,
+    respace_fields,
+)
+from engines.layout import PageText
+from engines.types import Check, Extracted, FieldResult
+
+FIELDS = ("merchant_name", "date", "currency", "total_amount", "tax_amount")
+
+
+def read_receipt(pages: list[PageText]) -> Extracted:
+    """Read a receipt's fields from its pages (OCR or text layer)."""
+    source = page_source(pages)
+    if not pages or not any(page.lines for page in pages):
+        return Extracted(fields={name: field(None, 0.0, None, source) for name in FIELDS}, checks=[])
+    indexes = [PageIndex(page) for page in pages]
+    currency, currency_conf, currency_cand = document_currency(indexes)
+    fields: dict[str, FieldResult] = {}
+
+    merchant = organisation_at_top(indexes[0])
+    if merchant is not None:
+        has_suffix = bool(merchant.raw)
+        fields["merchant_name"] = field(
+            merchant.value, confidence(0.8 if has_suffix else 0.55, merchant.score), merchant, source
+        )
+    else:
+        fields["merchant_name"] = field(None, 0.0, None, source)
+
+    fields["date"] = _date_field(indexes, currency, source)
+    fields["currency"] = (
+        field(currency, currency_conf, currency_cand, source) if currency else field(None, 0.0, None, source)
+    )
+
+    facts = money_facts(indexes)
+    total, total_conf, arithmetic = choose_total(facts)
+    fields["total_amount"] = (
+        field(total.value, confidence(total_conf, total.score), total, source, valid=arithmetic)
+        if total is not None
+        else field(None, 0.0, None, source)
+    )
+    tax, tax_conf = choose_tax(facts, total)
+    fields["tax_amount"] = (
+        field(tax.value, confidence(tax_conf, tax.score), tax, source)
+        if tax is not None
+        else field(None, 0.0, None, source)
+    )
+    return Extracted(fields=respace_fields(fields, indexes), checks=_checks(facts, total, arithmetic))
+
+
+def _date_field(indexes: Sequence[PageIndex], currency: str | None, source: str) -> FieldResult:
+    found = document_date(indexes, currency, keys=("invoice_date",))
+    if found is None:
+        return field(None, 0.0, None, source)
+    cand, conf = found
+    return field(cand.value, confidence(conf, cand.score), cand, source, valid=True)
+
+
+def _checks(facts: MoneyFacts, total: Candidate | None, arithmetic: bool | None) -> list[Check]:
+    if total is None or arithmetic is None:
+        return []
+    detail = (
+        "the total agrees with payment minus change or subtotal plus tax"
+        if arithmetic
+        else "neither payment minus change nor subtotal plus tax gives the total"
+    )
+    return [Check("totals_arithmetic", arithmetic, detail)]

@@ -1,0 +1,190 @@
+"""Bank statements: the proof-of-address fields plus account_holder, iban_or_account_number,
+statement_period_start and statement_period_end (ARCHITECTURE §3.2).
+
+The account is the first valid IBAN printed (check digits verified), else the number after an
+"Account number" label as its digits. The period is two dates on one line ("01.03.2026 -
+31.03.2026", "du 1 mars 2026 au 31 mars 2026"), preferably after a period label, the first one
+earlier than the second.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from itertools import pairwise
+
+from engines.business.address import FIELDS as ADDRESS_FIELDS
+from engines.business.address import address_fields
+from engines.business.fields import (
+    Candidate,
+    PageIndex,
+    Parsed,
+    Parser,
+    account_parser,
+    candidates,
+    confidence,
+    empty,
+    field,
+    iban_parser,
+    page_source,
+    text_parser,
+)
+from engines.business.money import date_preference, document_currency
+from engines.business.names import (
+    LEGAL_SUFFIX,
+    clean_organisation,
+    clean_person,
+    looks_like_name,
+    looks_like_street,
+    respace_fields,
+)
+from engines.layout import Line, PageText
+from engines.types import Check, Extracted, FieldResult
+from engines.validators import find_dates, find_iban
+
+FIELDS = (
+    *ADDRESS_FIELDS,
+    "account_holder",
+    "iban_or_account_number",
+    "statement_period_start",
+    "statement_period_end",
+)
+_JOINER = re.compile(
+    r"^\s*(-|\u2013|\u2014|to|until|till|through|thru|bis|bis zum|bis einschl(?:ie(?:ss|ß)lich)?\.?|au|jusqu'au|"
+    r"al|hasta|hasta el|a|fino al|tot|tot en met|t/m|[/~])?\s*$",
+    re.IGNORECASE,
+)
+
+
+def read_bank_statement(pages: list[PageText]) -> Extracted:
+    """Read a bank statement's addressee, address, account and period."""
+    source = page_source(pages)
+    if not pages or not any(page.lines for page in pages):
+        return Extracted(fields={name: empty(source) for name in FIELDS}, checks=[])
+    fields = address_fields(pages)
+    indexes = [PageIndex(page) for page in pages]
+
+    holder = _holder(indexes)
+    if holder is not None:
+        fields["account_holder"] = field(holder.value, confidence(0.85, holder.score), holder, source)
+    elif fields["full_name"].value is not None:
+        name = fields["full_name"]
+        fields["account_holder"] = FieldResult(
+            name.value, round(name.confidence * 0.9, 3), name.page, name.bbox, name.source, name.valid
+        )
+    else:
+        fields["account_holder"] = empty(source)
+    if fields["full_name"].value is None and holder is not None:
+        fields["full_name"] = fields["account_holder"]
+
+    account, valid = _account(indexes)
+    fields["iban_or_account_number"] = (
+        field(account.value, confidence(0.95 if valid else 0.7, account.score), account, source, valid=valid)
+        if account is not None
+        else empty(source)
+    )
+
+    currency, _, _ = document_currency(indexes)
+    period = _period(indexes, date_preference(indexes, currency))
+    checks: list[Check] = []
+    if period is not None:
+        cand, conf = period
+        assert isinstance(cand.raw, tuple)
+        start: date = cand.raw[0]
+        end: date = cand.raw[1]
+        fields["statement_period_start"] = field(
+            start.isoformat(), confidence(conf, cand.score), cand, source, valid=True
+        )
+        fields["statement_period_end"] = field(
+            end.isoformat(), confidence(conf, cand.score), cand, source, valid=True
+        )
+        checks.append(Check("statement_period_order", start <= end, "the period starts before it ends"))
+    else:
+        fields["statement_period_start"] = empty(source)
+        fields["statement_period_end"] = empty(source)
+    if account is not None and valid is not None:
+        checks.append(
+            Check("iban_checksum", valid, "IBAN check digits" + (" verified" if valid else " wrong"))
+        )
+    fields = respace_fields({name: fields[name] for name in FIELDS}, indexes)
+    return Extracted(fields=fields, checks=checks)
+
+
+def _holder(indexes: Sequence[PageIndex]) -> Candidate | None:
+    for cand in candidates(indexes, ("holder",), text_parser):
+        text = str(cand.raw)
+        if not looks_like_name(text) or looks_like_street(text):
+            continue
+        value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
+        if len(value) >= 3:
+            return Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where)
+    return None
+
+
+def _account(indexes: Sequence[PageIndex]) -> tuple[Candidate | None, bool | None]:
+    """(account, whether it is a verified IBAN). A labelled IBAN first, then any valid IBAN on
+    the pages, then a labelled account number (its digits)."""
+    labelled = candidates(indexes, ("iban",), iban_parser)
+    if labelled:
+        return labelled[0], True
+    for index in indexes:
+        for line in index.page.lines:
+            found = find_iban(line.text)
+            if found is not None:
+                value, start, end = found
+                return Candidate(value, value, line, line.span_bbox(start, end), None, "unlabelled"), True
+    for cand in candidates(indexes, ("account_number",), account_parser):
+        digits = re.sub(r"\D", "", cand.value)
+        if len(digits) >= 6:
+            return Candidate(digits, cand.raw, cand.line, cand.bbox, cand.hit, cand.where), None
+    return None, None
+
+
+def period_parser(prefer: str | None) -> Parser:
+    """Two dates joined by a dash or a word ("to", "bis", "au", "al", "tot"), the first earlier."""
+
+    def parse(text: str) -> Parsed | None:
+        found = find_dates(text, prefer=prefer)
+        for first, second in pairwise(found):
+            joiner = re.sub(
+                r"^(?:du|del|dal|van|vom|from)\s+", "", text[first.end : second.start].strip(), flags=re.I
+            )
+            if not _JOINER.match(joiner) or first.value > second.value:
+                continue
+            value = f"{first.value.isoformat()}/{second.value.isoformat()}"
+            raw: tuple[date, date] = (first.value, second.value)
+            return Parsed(value, raw, first.start, second.end)
+        return None
+
+    return parse
+
+
+def _period(indexes: Sequence[PageIndex], prefer: str) -> tuple[Candidate, float] | None:
+    """The statement period: after a period label (on its line, to its right or below it), else
+    the first row of the pages that holds two joined dates. OCR may split "01.03.2026 - 31.03.2026"
+    into several boxes, so rows are also read as one text."""
+    parse = period_parser(prefer)
+    labelled = candidates(indexes, ("period",), parse)
+    if labelled:
+        return labelled[0], 0.9
+    found: list[tuple[Candidate, float]] = []
+    for index in indexes:
+        for number, row in enumerate(index.rows):
+            text = " ".join(line.text for line in row)
+            parsed = parse(text)
+            if parsed is None:
+                continue
+            keys = {hit.key for line in row for hit in index.hits[id(line)]}
+            bbox = (
+                min(x.x0 for x in row),
+                min(x.y0 for x in row),
+                max(x.x1 for x in row),
+                max(x.y1 for x in row),
+            )
+            line = Line(text=text, score=min(x.score for x in row), bbox=bbox, page=row[0].page)
+            conf = 0.85 if "period" in keys else 0.65
+            found.append((Candidate(parsed.value, parsed.raw, line, bbox, None, f"row{number}"), conf))
+    if not found:
+        return None
+    return max(found, key=lambda item: item[1])

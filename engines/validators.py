@@ -1,0 +1,511 @@
+"""Pure parsers and validators for the values that business documents print: dates, amounts,
+currencies, IBANs and postal codes.
+
+The key-value readers (engines/business) find *where* a value is; these functions decide *what*
+it is, in the canonical form of ARCHITECTURE §3.1 (ISO dates, decimal amounts, ISO 4217 codes).
+They accept what real documents print in English, German, French, Spanish, Italian and Dutch,
+and tolerate what OCR does to them (a time glued to a date, a currency code glued to an amount),
+because every reader would otherwise repeat the same work. Nothing here logs values.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+# --------------------------------------------------------------------------------------------
+# Dates
+# --------------------------------------------------------------------------------------------
+
+# Month names and abbreviations, accents stripped, lower case (EN, DE, FR, ES, IT, NL).
+_MONTHS: dict[str, int] = {}
+for _number, _names in enumerate(
+    (
+        "january jan januar janner jaenner janvier janv enero ene gennaio gen januari",
+        "february feb febr februar fevrier fev fevr febrero febbraio februari",
+        "march mar marz maerz mrz mars marzo maart mrt",
+        "april apr avril avr abril abr aprile",
+        "may mai mayo maggio mag mei",
+        "june jun juni juin junio giugno giu",
+        "july jul juli juillet juil julio luglio lug",
+        "august aug aout agosto ago augustus",
+        "september sep sept septembre septiembre setiembre settembre set",
+        "october oct okt oktober octobre octubre ottobre ott",
+        "november nov novembre noviembre",
+        "december dec dez dezember decembre diciembre dic dicembre",
+    ),
+    start=1,
+):
+    for _name in _names.split():
+        _MONTHS[_name] = _number
+
+_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|o|º|°)?"
+_YEAR = r"(?P<y>(?:19|20)\d\d|'?\d\d(?!\d))"
+_MONTH = rf"(?P<m>{_MONTH_ALT})\.?"
+
+_DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("ymd", re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)[-/.](?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)(?!\d)")),
+    # 31/12/2026, 12/31/2026, 31.12.2026, 31-12-26; a time may be glued after a 4-digit year.
+    (
+        "num",
+        re.compile(
+            r"(?<![\d.,])(?P<a>[0-3]?\d)\s?(?P<s>[/.\-])\s?(?P<b>[0-3]?\d)\s?(?P=s)\s?"
+            r"(?P<y>(?:19|20)\d\d|\d\d(?!\d)|\d\d(?=[0-2]?\d:[0-5]\d))"
+        ),
+    ),
+    # A date glued after other digits by OCR ("Order No. 1000070" + "17/04/2018"): only the full
+    # dd/mm/yyyy shape, tried last.
+    ("num", re.compile(r"(?P<a>[0-3]\d)(?P<s>[/.\-])(?P<b>[01]\d)(?P=s)(?P<y>(?:19|20)\d\d)")),
+    # 31 Dec 2026, 31. Dezember 2026, 31 de diciembre de 2026, 01-NOV-2017, 05Mar2018
+    (
+        "dmy",
+        re.compile(
+            rf"(?<![\d\w]){_DAY}[\s.\-/]*(?:de\s*)?{_MONTH}(?![a-z])[\s.,\-/]*(?:de\s*|del\s+)?{_YEAR}"
+        ),
+    ),
+    # Dec 31, 2026 / December 31 2026
+    ("mdy", re.compile(rf"(?<![a-z]){_MONTH}(?![a-z])\s*{_DAY}(?:,\s*|\s+){_YEAR}")),
+)
+
+
+@dataclass(frozen=True)
+class DateMatch:
+    """A date found in a text: its value, where it is, and whether day and month could be swapped
+    (both ≤ 12 in a numeric date), which only the document's other dates or country can settle."""
+
+    value: date
+    start: int
+    end: int
+    ambiguous: bool
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, same length as the input (so match offsets stay valid)."""
+    out = []
+    for char in text:
+        base = unicodedata.normalize("NFKD", char)
+        base = "".join(c for c in base if not unicodedata.combining(c)) or char
+        out.append(base[0].lower() if len(base[0].lower()) == 1 else char)
+    return "".join(out)
+
+
+def _year(text: str) -> int:
+    text = text.lstrip("'")
+    value = int(text)
+    if len(text) == 2:
+        value += 2000 if value < 70 else 1900
+    return value
+
+
+def _make_date(year: int, month: int, day: int) -> date | None:
+    if not 1900 <= year <= 2099:
+        return None
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def find_dates(text: str, *, prefer: str | None = "dmy") -> list[DateMatch]:
+    """All dates in ``text``, left to right, without overlaps.
+
+    ``prefer`` settles numeric dates whose day and month could be swapped: "dmy" (most of the
+    world), "mdy" (the US), or None to skip them. A date where only one order is possible is
+    always returned, whatever ``prefer`` says.
+    """
+    # OCR reads the "o" of "octobre" as a zero; the length stays the same, so offsets hold.
+    folded = re.sub(r"(?<![\d])0(?=[a-z]{2,})|0(?=ct|kt|tt)", "o", fold(text))
+    found: list[DateMatch] = []
+    for kind, pattern in _DATE_PATTERNS:
+        for match in pattern.finditer(folded):
+            value, ambiguous = _date_from_match(kind, match, prefer)
+            if value is not None:
+                found.append(DateMatch(value, match.start(), match.end(), ambiguous))
+    found.sort(key=lambda m: (m.start, -(m.end - m.start)))
+    out: list[DateMatch] = []
+    for item in found:
+        if out and item.start < out[-1].end:
+            continue
+        out.append(item)
+    return out
+
+
+def _date_from_match(kind: str, match: re.Match[str], prefer: str | None) -> tuple[date | None, bool]:
+    if kind == "ymd":
+        return _make_date(int(match["y"]), int(match["m"]), int(match["d"])), False
+    year = _year(match["y"])
+    if kind in ("dmy", "mdy"):
+        return _make_date(year, _MONTHS[match["m"]], int(match["d"])), False
+    a, b = int(match["a"]), int(match["b"])
+    dmy = _make_date(year, b, a)
+    mdy = _make_date(year, a, b)
+    if dmy and mdy and dmy != mdy:
+        if prefer == "dmy":
+            return dmy, True
+        if prefer == "mdy":
+            return mdy, True
+        return None, True
+    return dmy or mdy, False
+
+
+def parse_date(text: str, *, prefer: str | None = "dmy") -> date | None:
+    """The first date in ``text`` (see :func:`find_dates` for the formats and ``prefer``)."""
+    matches = find_dates(text, prefer=prefer)
+    return matches[0].value if matches else None
+
+
+def date_order(texts: list[str]) -> str | None:
+    """ "dmy" or "mdy" when some numeric date in ``texts`` can only be read one way (31/12 or 12/31),
+    else None: a document prints all its dates in one order, so one unambiguous date settles the
+    others."""
+    votes: Counter[str] = Counter()
+    for text in texts:
+        for match in _DATE_PATTERNS[1][1].finditer(fold(text)):
+            a, b = int(match["a"]), int(match["b"])
+            if a > 12 and b <= 12:
+                votes["dmy"] += 1
+            elif b > 12 and a <= 12:
+                votes["mdy"] += 1
+    if not votes:
+        return None
+    return votes.most_common(1)[0][0]
+
+
+# --------------------------------------------------------------------------------------------
+# Amounts and currencies
+# --------------------------------------------------------------------------------------------
+
+# Longest first, so "HK$" wins over "$". Values are ISO 4217 codes.
+_SYMBOLS: dict[str, str] = {
+    "US$": "USD",
+    "HK$": "HKD",
+    "NZ$": "NZD",
+    "AU$": "AUD",
+    "CA$": "CAD",
+    "C$": "CAD",
+    "A$": "AUD",
+    "S$": "SGD",
+    "R$": "BRL",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "₹": "INR",
+    "₩": "KRW",
+    "₺": "TRY",
+    "₽": "RUB",
+    "₱": "PHP",
+    "฿": "THB",
+    "₫": "VND",
+    "$": "USD",
+}
+_CODES = frozenset(
+    [
+        "USD",
+        "EUR",
+        "GBP",
+        "CHF",
+        "JPY",
+        "CNY",
+        "CAD",
+        "AUD",
+        "NZD",
+        "SEK",
+        "NOK",
+        "DKK",
+        "PLN",
+        "CZK",
+        "HUF",
+        "RON",
+        "BGN",
+        "INR",
+        "IDR",
+        "MYR",
+        "SGD",
+        "HKD",
+        "THB",
+        "PHP",
+        "VND",
+        "KRW",
+        "TWD",
+        "ZAR",
+        "BRL",
+        "MXN",
+        "ARS",
+        "CLP",
+        "COP",
+        "PEN",
+        "TRY",
+        "RUB",
+        "AED",
+        "SAR",
+        "ILS",
+        "EGP",
+        "NGN",
+        "KES",
+    ]
+)
+# Local abbreviations that are not ISO codes, as whole words.
+_LOCAL = {"rm": "MYR", "rp": "IDR", "fr": "CHF", "sfr": "CHF", "zl": "PLN", "kc": "CZK", "ft": "HUF"}
+_SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS))
+_CODE_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_CODES)) + r")(?![A-Za-z])")
+# Case matters: "FR76..." opens a French IBAN and ".fr" ends a domain; neither is a franc.
+_LOCAL_RE = re.compile(r"(?<![\w.@/\-])(RM|Rp|SFr\.?|Fr\.|zł|Kč|Ft)(?![A-Za-z])")
+_NEAR_NUMBER = re.compile(r"\d")
+_MONEY_WORDS = re.compile(
+    r"(amount|amt|total|tax|gst|price|harga|jumlah|betrag|montant|importe|importo|bedrag)\W*$", re.I
+)
+
+
+def detect_currency(text: str) -> str | None:
+    """The ISO 4217 code a text's amounts are in, or None when it prints no currency.
+
+    Symbols and ISO codes count more than local abbreviations (``RM`` for ringgit, ``Rp`` for
+    rupiah), which also spell other things ("Roma (RM)" on an Italian address): those count only
+    next to a digit, in a column heading such as "Amount (RM)", or alone on a line.
+    """
+    votes: Counter[str] = Counter()
+    for line in text.splitlines() or [text]:
+        for match in _SYMBOL_RE.finditer(line):
+            votes[_SYMBOLS[match.group()]] += 2 + _near_digit(line, match)
+        for match in _CODE_RE.finditer(line):
+            votes[match.group(1)] += 3 + _near_digit(line, match)  # "$ ... CAD": the code says which dollar
+        for match in _LOCAL_RE.finditer(line):
+            code = _LOCAL.get(fold(match.group(1)).rstrip(".").replace("ł", "l"))
+            if not code:
+                continue
+            if _near_digit(line, match):
+                votes[code] += 2
+            elif line.strip(" ()[]:.") == match.group(1) or _MONEY_WORDS.search(
+                line[: match.start()].rstrip(" (")
+            ):
+                votes[code] += 1
+    if not votes:
+        return None
+    return votes.most_common(1)[0][0]
+
+
+def _near_digit(text: str, match: re.Match[str]) -> int:
+    around = text[max(0, match.start() - 2) : match.start()] + text[match.end() : match.end() + 2]
+    return 1 if _NEAR_NUMBER.search(around) else 0
+
+
+_STRIP_CURRENCY = re.compile(
+    "|".join(re.escape(s) for s in _SYMBOLS)
+    + r"|(?<![A-Za-z])(?:"
+    + "|".join(sorted(_CODES))
+    + r"|RM|Rp|SFr|Fr|zł|Kč|Ft)\.?(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_NUMBER_CORE = re.compile(r"^\d[\d.,' \u00a0\u202f\u2019]*$")
+
+
+def parse_amount(text: str) -> Decimal | None:
+    """A money amount as a Decimal, whatever the separators: 1,234.50 / 1.234,50 / 1 234,50 /
+    1'234.50; negative as -12.00, 12.00- or (12.00); currency symbols or codes on either side.
+
+    A single separator followed by exactly three digits is a thousands separator ("1.234" is
+    1234), except after a zero ("0.500"). Returns None when the text is not just an amount.
+    """
+    s = _STRIP_CURRENCY.sub(" ", text).strip()
+    negative = False
+    if s.startswith("(") and s.endswith(")"):
+        negative, s = True, s[1:-1].strip()
+    if s.startswith(("-", "\u2212")):
+        negative, s = True, s[1:].strip()
+    elif s.endswith(("-", "\u2212")):
+        negative, s = True, s[:-1].strip()
+    s = s.strip()
+    if not s or not _NUMBER_CORE.match(s):
+        return None
+    s = re.sub(r"[\s\u00a0\u202f]", " ", s)
+    if re.search(r"[.,' ]{2,}", s) or s[-1] in ".,' ":
+        return None
+    value = _number_from_separators(s)
+    if value is None:
+        return None
+    return -value if negative else value
+
+
+def _number_from_separators(s: str) -> Decimal | None:
+    separators = [(i, c) for i, c in enumerate(s) if c in ".,' \u2019"]
+    if not separators:
+        return Decimal(s)
+    last_i, last_c = separators[-1]
+    tail = s[last_i + 1 :]
+    decimal_sep: str | None = None
+    if last_c in ".,":
+        others = {c for _, c in separators[:-1]}
+        if last_c in others:
+            # 1.234.567 is all thousands; 6.137.99 is OCR reading 6.137,99: the last two are cents.
+            decimal_sep = None if len(tail) == 3 else last_c
+        elif others:
+            decimal_sep = last_c  # 1.234,50 / 1,234.50 / 1 234,50
+        elif len(tail) != 3:
+            decimal_sep = last_c
+        else:
+            head = s[:last_i]
+            decimal_sep = last_c if head in ("0", "") else None
+    groups = [s[:last_i], tail] if decimal_sep else [s]
+    integer = groups[0]
+    thousands = re.split(r"[.,' \u2019]", integer)
+    if len(thousands) > 1 and (
+        not 1 <= len(thousands[0]) <= 3 or any(len(group) != 3 for group in thousands[1:])
+    ):
+        return None
+    digits = "".join(thousands)
+    try:
+        return Decimal(digits + ("." + groups[1] if decimal_sep else ""))
+    except InvalidOperation:
+        return None
+
+
+@dataclass(frozen=True)
+class AmountMatch:
+    """An amount found inside a longer text, and where it is."""
+
+    value: Decimal
+    start: int
+    end: int
+    decimals: int  # digits after the decimal separator (0 for "12")
+
+
+_AMOUNT_IN_TEXT = re.compile(
+    # A letter may touch the amount: OCR drops the space in "Total 12.50".
+    r"(?<![\d.,/:\-])"
+    r"(?P<neg>[-\u2212(])?\s?"
+    r"(?P<num>\d{1,3}(?:[,.'\u2019\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?"
+    r"|\d{1,3}(?: \d{3})+,\d{2}"
+    r"|\d+(?:[.,]\d{1,2})?)"
+    r"(?P<trail>-(?!\d))?"
+    r"(?![\d%]|[.,:/]\d)"
+)
+
+
+def find_amounts(text: str) -> list[AmountMatch]:
+    """All amounts in a line of text, left to right. Currency symbols or codes glued in front
+    ("RM12.00", "$8.20", "EUR 5,00") are allowed; percentages, dates and times are not amounts."""
+    cleaned = _STRIP_CURRENCY.sub(lambda m: " " * len(m.group()), text)
+    out = []
+    for match in _AMOUNT_IN_TEXT.finditer(cleaned):
+        raw = match.group("num")
+        value = parse_amount(raw)
+        if value is None:
+            continue
+        if match.group("neg") in ("-", "\u2212", "(") or match.group("trail"):
+            value = -value
+        tail = re.search(r"[.,](\d{1,2})$", raw)
+        out.append(AmountMatch(value, match.start(), match.end(), len(tail.group(1)) if tail else 0))
+    return out
+
+
+def format_amount(value: Decimal) -> str:
+    """The canonical amount string of ARCHITECTURE §3.1: exactly two decimals, no separators."""
+    return f"{value.quantize(Decimal('0.01')):f}"
+
+
+# --------------------------------------------------------------------------------------------
+# IBAN
+# --------------------------------------------------------------------------------------------
+
+_IBAN_CHARS = re.compile(r"[^A-Z0-9]")
+
+
+def valid_iban(text: str) -> str | None:
+    """The IBAN in ``text`` without spaces, upper case, when its country format and check digits
+    are right (schwifty), else None."""
+    from schwifty import IBAN
+    from schwifty.exceptions import SchwiftyException
+
+    compact = _IBAN_CHARS.sub("", text.upper())
+    if compact.startswith("IBAN"):
+        compact = compact[4:]
+    if not 15 <= len(compact) <= 34:
+        return None
+    try:
+        return str(IBAN(compact).compact)
+    except (SchwiftyException, ValueError):
+        return None
+
+
+_IBAN_IN_TEXT = re.compile(r"(?<![A-Z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}", re.IGNORECASE)
+
+
+def find_iban(text: str) -> tuple[str, int, int] | None:
+    """The first valid IBAN printed in ``text`` (grouped by four or not), with its span."""
+    for match in _IBAN_IN_TEXT.finditer(text):
+        candidate = match.group()
+        # Try the longest prefix first: what follows the IBAN on the line may be alphanumeric too.
+        for end in range(len(candidate), 14, -1):
+            if candidate[end - 1] == " ":
+                continue
+            value = valid_iban(candidate[:end])
+            if value:
+                return value, match.start(), match.start() + end
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Postal codes
+# --------------------------------------------------------------------------------------------
+
+_UK = re.compile(r"^([A-Z]{1,2}\d[A-Z\d]?)\s*(\d[A-Z]{2})$")
+_CA = re.compile(r"^([ABCEGHJ-NPRSTVXY][\dO][ABCEGHJ-NPRSTV-Z])\s*([\dO][ABCEGHJ-NPRSTV-Z][\dO])$")
+_NL = re.compile(r"^([1-9]\d{3})\s*([A-Z]{2})$")
+_US = re.compile(r"^(\d{5})(?:\s*-\s*(\d{4}))?$")
+_FIVE = re.compile(r"^\d{5}$")
+
+
+def valid_postal_code(text: str, country: str) -> str | None:
+    """``text`` as ``country``'s (ISO alpha-2) canonical postal code ("sw1a1aa" → "SW1A 1AA",
+    "1012ab" → "1012 AB"), or None when it does not have that country's format."""
+    s = re.sub(r"\s+", " ", text.strip().upper())
+    country = country.upper()
+    if country == "US":
+        m = _US.match(s)
+        return (m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")) if m else None
+    if country == "CA":
+        m = _CA.match(s)
+        if m is None:
+            return None
+        # Digits sit at fixed places in "A1A 1A1": an "O" there is OCR's zero.
+        first, second = m.group(1), m.group(2)
+        first = first[0] + first[1].replace("O", "0") + first[2]
+        second = second[0].replace("O", "0") + second[1] + second[2].replace("O", "0")
+        return f"{first} {second}"
+    if country in ("GB", "UK"):
+        m = _UK.match(s)
+        return f"{m.group(1)} {m.group(2)}" if m else None
+    if country == "NL":
+        m = _NL.match(s)
+        return f"{m.group(1)} {m.group(2)}" if m and m.group(2) not in ("SA", "SD", "SS") else None
+    if country in ("DE", "FR", "ES", "IT"):
+        if not _FIVE.match(s):
+            return None
+        number = int(s)
+        low, high = {"DE": (1000, 99999), "FR": (1000, 98999), "ES": (1000, 52999), "IT": (10, 98199)}[
+            country
+        ]
+        return s if low <= number <= high else None
+    return None
+
+
+POSTAL_COUNTRIES = ("US", "CA", "GB", "NL", "DE", "FR", "ES", "IT")
+
+
+def postal_code_countries(text: str) -> tuple[str, ...]:
+    """Every country (of :data:`POSTAL_COUNTRIES`) whose postal code format ``text`` fits."""
+    return tuple(c for c in POSTAL_COUNTRIES if valid_postal_code(text, c))
+
+
+def postal_code_country(text: str) -> str | None:
+    """The one country whose postal code format ``text`` fits (ZIP+4 is the US, "A1A 1A1" Canada,
+    "SW1A 1AA" the UK, "1234 AB" the Netherlands), or None when none does or when several do: five
+    digits alone could be the US, Germany, France, Spain or Italy, and only the rest of the address
+    (a state code, the city) can tell."""
+    countries = postal_code_countries(text)
+    return countries[0] if len(countries) == 1 else None

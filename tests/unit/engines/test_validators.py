@@ -1,0 +1,196 @@
+"""Parsers and validators for business-document values (engines/validators.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from engines.validators import (
+    date_order,
+    detect_currency,
+    find_amounts,
+    find_dates,
+    find_iban,
+    format_amount,
+    parse_amount,
+    parse_date,
+    postal_code_countries,
+    postal_code_country,
+    valid_iban,
+    valid_postal_code,
+)
+
+NEW_YEARS_EVE = date(2026, 12, 31)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "31/12/2026",
+        "12/31/2026",
+        "2026-12-31",
+        "31.12.2026",
+        "31-12-26",
+        "31 Dec 2026",
+        "Dec 31, 2026",
+        "December 31 2026",
+        "31 décembre 2026",
+        "31. Dezember 2026",
+        "31 de diciembre de 2026",
+        "31 dicembre 2026",
+        "31 december 2026",
+        "31 dec. 2026",
+        "31-DEC-2026",
+        "31Dec2026",
+        "Date: 31/12/2026 14:03",
+    ],
+)
+def test_every_printed_form_of_a_date_parses_to_the_same_day(text: str) -> None:
+    assert parse_date(text) == NEW_YEARS_EVE
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("22/12/201714:03", date(2017, 12, 22)),  # OCR glued the time to a four-digit year
+        ("11-04-1817:42SH01", date(2018, 4, 11)),  # ... and to a two-digit year
+        ("Order 100007017/04/2018 07:13 PM", date(2018, 4, 17)),  # ... and a number before it
+        ("05Mar201818:24", date(2018, 3, 5)),
+        ("1er janvier 2026", date(2026, 1, 1)),
+        ("3 mrt. 2026", date(2026, 3, 3)),
+        ("15. März 2026", date(2026, 3, 15)),
+        ("15 maart 2026", date(2026, 3, 15)),
+        ("7 agosto 2026", date(2026, 8, 7)),
+    ],
+)
+def test_dates_in_ocr_text_and_other_languages(text: str, expected: date) -> None:
+    assert parse_date(text) == expected
+
+
+def test_ambiguous_numeric_dates_follow_the_preference_and_none_refuses_them() -> None:
+    assert parse_date("03/04/2026", prefer="dmy") == date(2026, 4, 3)
+    assert parse_date("03/04/2026", prefer="mdy") == date(2026, 3, 4)
+    assert parse_date("03/04/2026", prefer=None) is None
+    assert parse_date("13/04/2026", prefer="mdy") == date(2026, 4, 13)  # only one reading exists
+    (match,) = find_dates("on 03/04/2026")
+    assert match.ambiguous and (match.start, match.end) == (3, 13)
+
+
+def test_one_unambiguous_date_settles_the_order_of_the_others() -> None:
+    assert date_order(["Invoice date 03/04/2026", "Due 05/28/2026"]) == "mdy"
+    assert date_order(["Rechnungsdatum 28.05.2026"]) == "dmy"
+    assert date_order(["03/04/2026"]) is None
+
+
+@pytest.mark.parametrize("text", ["32/01/2026", "2026-13-01", "31 Feb 2026", "no date here", "12:30"])
+def test_impossible_dates_are_not_dates(text: str) -> None:
+    assert parse_date(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,234.50", "1234.50"),
+        ("1.234,50", "1234.50"),
+        ("1 234,50", "1234.50"),
+        ("1'234.50", "1234.50"),
+        ("1\u00a0234,50", "1234.50"),
+        ("-12.00", "-12.00"),
+        ("12.00-", "-12.00"),
+        ("(12.00)", "-12.00"),
+        ("$8.20", "8.20"),
+        ("RM 9.00", "9.00"),
+        ("9,00 €", "9.00"),
+        ("EUR 1.234,56", "1234.56"),
+        ("CHF 1'234.50", "1234.50"),
+        ("1.234", "1234"),
+        ("0.500", "0.500"),
+        ("12", "12"),
+        ("1,234,567.89", "1234567.89"),
+    ],
+)
+def test_amounts_parse_whatever_the_separators(text: str, expected: str) -> None:
+    assert parse_amount(text) == Decimal(expected)
+
+
+@pytest.mark.parametrize("text", ["abc", "", "1,23,456.00", "12..50", "12,"])
+def test_text_that_is_not_an_amount_is_refused(text: str) -> None:
+    assert parse_amount(text) is None
+
+
+def test_amounts_inside_a_line_skip_percentages_dates_and_times() -> None:
+    found = find_amounts("VAT 20% on 12/03/2026 at 12:30: RM12.00 and 1.234,50 €")
+    assert [(str(a.value), a.decimals) for a in found] == [("12.00", 2), ("1234.50", 2)]
+    assert find_amounts("Total12.50")[0].value == Decimal("12.50")  # OCR dropped the space
+
+
+def test_canonical_amount_has_exactly_two_decimals() -> None:
+    assert format_amount(Decimal("1234.5")) == "1234.50"
+    assert format_amount(Decimal("7")) == "7.00"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Total 12,50 €", "EUR"),
+        ("Total: 12.00 USD", "USD"),
+        ("£ 5.00", "GBP"),
+        ("¥1200", "JPY"),
+        ("CHF 12.50", "CHF"),
+        ("RM 12.00", "MYR"),
+        ("Amount (RM)", "MYR"),
+        ("Rp 150.000", "IDR"),
+        ("HK$ 20", "HKD"),
+        ("C$5.00", "CAD"),
+        ("$1,234.50", "USD"),
+    ],
+)
+def test_currency_from_symbols_codes_and_local_abbreviations(text: str, code: str) -> None:
+    assert detect_currency(text) == code
+
+
+def test_rm_on_an_italian_address_is_not_ringgit() -> None:
+    assert detect_currency("Via Roma 1\n00184 Roma (RM)") is None
+    assert detect_currency("00184 Roma RM\nTotale 12,00 EUR") == "EUR"
+
+
+def test_iban_is_normalised_and_its_check_digits_verified() -> None:
+    assert valid_iban("de89 3704 0044 0532 0130 00") == "DE89370400440532013000"
+    assert valid_iban("IBAN: GB82 WEST 1234 5698 7654 32") == "GB82WEST12345698765432"
+    assert valid_iban("DE89 3704 0044 0532 0130 01") is None  # one digit off
+    assert valid_iban("12345") is None
+    assert find_iban("IBAN: NL91 ABNA 0417 1643 00 BIC ABNANL2A") == ("NL91ABNA0417164300", 6, 28)
+
+
+@pytest.mark.parametrize(
+    ("text", "country", "canonical"),
+    [
+        ("90210", "US", "90210"),
+        ("90210-1234", "US", "90210-1234"),
+        ("m5v 2t6", "CA", "M5V 2T6"),
+        ("sw1a1aa", "GB", "SW1A 1AA"),
+        ("EC1A 1BB", "GB", "EC1A 1BB"),
+        ("1012ab", "NL", "1012 AB"),
+        ("10115", "DE", "10115"),
+        ("75002", "FR", "75002"),
+        ("28013", "ES", "28013"),
+        ("00184", "IT", "00184"),
+    ],
+)
+def test_postal_codes_come_back_in_their_countrys_canonical_form(
+    text: str, country: str, canonical: str
+) -> None:
+    assert valid_postal_code(text, country) == canonical
+
+
+def test_postal_code_country_only_answers_when_the_format_is_unique() -> None:
+    assert postal_code_country("SW1A 1AA") == "GB"
+    assert postal_code_country("M5V 2T6") == "CA"
+    assert postal_code_country("1012 AB") == "NL"
+    assert postal_code_country("90210-1234") == "US"
+    assert postal_code_country("10115") is None  # US, DE, FR, IT all print five digits
+    assert set(postal_code_countries("10115")) >= {"US", "DE", "FR", "IT"}
+    assert postal_code_country("60000") not in ("ES",) and "ES" not in postal_code_countries("60000")
+    assert valid_postal_code("1012 SA", "NL") is None  # SA, SD, SS are never issued
