@@ -72,12 +72,18 @@ demo: setup
 	@bash scripts/stack.sh up
 	@bash scripts/demo.sh
 
-# Benchmarks read the real specimens beside the checkout and a synthetic set made here (seed fixed).
+# Benchmarks read the real documents beside the checkout and synthetic sets made here (seeds fixed).
 BENCH_SETS := $(wildcard ../shared/realdata/id_specimens) var/bench/synth
+EVAL_SETS := var/bench/all-types $(wildcard ../shared/realdata/id_specimens ../shared/realdata/receipts_sroie)
 
 var/bench/synth:
-	$(PY) -m synth.generate $@ --count 60 --seed 4242 --profile mixed
+	$(PY) -m synth.generate $@ --count 60 --seed 4242 --profile mixed --kinds passport,id_card,td2
 
-bench: setup var/bench/synth
+var/bench/all-types:
+	$(PY) -m synth.generate $@ --count 90 --seed 9090 --profile mixed --jobs 2
+
+bench: setup var/bench/synth var/bench/all-types
 	$(PY) bench/mrz_accuracy.py $(BENCH_SETS)
 	$(PY) bench/extract_engines.py $(BENCH_SETS)
+	$(PY) bench/engine_speed.py var/bench/all-types $(wildcard ../shared/realdata/receipts_sroie)
+	$(PY) manage.py evaluate $(EVAL_SETS) --plot var/bench/reliability.png
