@@ -287,6 +287,12 @@ def _as_filler(match: re.Match[str]) -> str:
     return "<" * len(run) if "<" in run or len(run) >= 4 else run
 
 
+def looks_like_mrz_line(text: str) -> bool:
+    """Whether a line of OCR text could be (part of) an MRZ line: callers use it to decide if a
+    page is worth the MRZ search at all."""
+    return _looks_like_mrz(text)
+
+
 def _looks_like_mrz(text: str) -> bool:
     """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces."""
     text = _BLURRED_FILLER.sub(_as_filler, text.strip())
