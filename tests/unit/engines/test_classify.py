@@ -1,0 +1,89 @@
+"""Document classification from page text (engines/classify.py), across languages and types."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.classify import DOCUMENT_TYPES, classify_text, identity_classification
+from engines.layout import Line, PageText
+
+
+def _page(*texts: str, page: int = 1) -> PageText:
+    lines = tuple(
+        Line(text=t, score=0.95, bbox=(0.1, 0.02 + i * 0.03, 0.6, 0.04 + i * 0.03), page=page)
+        for i, t in enumerate(texts)
+    )
+    return PageText(page=page, lines=lines, source="ocr")
+
+
+CASES = {
+    "receipt": _page(
+        "Bakkerij van Leeuwen",
+        "KWITANTIE",
+        "Halfvolle melk 1L 1,50",
+        "TE BETALEN EUR 6,48",
+        "MAESTRO ****6105",
+        "Bon nr 94944",
+        "Dank u vel en tot ziens",
+    ),
+    "invoice": _page(
+        "Müller GmbH",
+        "Rechnung",
+        "Rechnungsnummer: RE-2026-0042",
+        "Rechnungsdatum: 03.03.2026",
+        "Pos. Beschreibung Menge Einzelpreis",
+        "Zwischensumme 1.234,50",
+        "MwSt 19% 234,56",
+        "Zahlungsziel: 30 Tage",
+    ),
+    "proof_of_address": _page(
+        "Ashby Mobile",
+        "Votre facture",
+        "Date de facture: 14 mars 2025",
+        "Lieu de consommation:",
+        "MONSIEUR NICOLAS BERNARD",
+        "Période de facturation: 13/12/2024 au 12/03/2025",
+        "Forfait mensuel 24,98",
+        "Total à payer: 67,66",
+    ),
+    "bank_statement": _page(
+        "Banca Esempio",
+        "Estratto conto",
+        "Intestatario del conto: Mario Rossi",
+        "IBAN IT60X0542811101000000123456",
+        "Saldo iniziale 1.200,00",
+        "01/02 Bonifico 150,00",
+        "Saldo finale 1.050,00",
+    ),
+    "other": _page(
+        "Dear Ms Smith,",
+        "Thank you for your letter of 3 May.",
+        "We look forward to seeing you.",
+        "Yours sincerely",
+    ),
+}
+
+
+@pytest.mark.parametrize("expected", sorted(CASES))
+def test_each_type_is_recognised_by_its_words(expected: str) -> None:
+    result = classify_text([CASES[expected]])
+    assert result.document_type == expected, result.probabilities
+    assert set(result.probabilities) == set(DOCUMENT_TYPES)
+    assert sum(result.probabilities.values()) == pytest.approx(1.0, abs=0.01)
+
+
+def test_cues_match_whole_words_only() -> None:
+    # "gas" inside "Vegas", "tva" inside "TVAL" are not cues
+    result = classify_text([_page("Welcome to Las Vegas", "TVAL park", "See you soon")])
+    assert result.document_type == "other"
+
+
+def test_empty_document_is_other_and_unsure() -> None:
+    result = classify_text([PageText(page=1, lines=(), source="ocr")])
+    assert result.document_type == "other" and result.confidence < 0.5
+
+
+def test_identity_classification_puts_the_rest_of_the_mass_elsewhere() -> None:
+    result = identity_classification("passport", 0.97)
+    assert result.document_type == "passport" and result.probabilities["passport"] == 0.97
+    assert sum(result.probabilities.values()) == pytest.approx(1.0)
