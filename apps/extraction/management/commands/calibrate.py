@@ -28,7 +28,7 @@ class Command(BaseCommand):
         parser.add_argument("dirs", nargs="+", type=Path)
         parser.add_argument("--engine", choices=ENGINE_CHOICES, default="local")
         parser.add_argument("--out", type=Path, default=calibration_maps.ARTEFACT_PATH)
-        parser.add_argument("--version", dest="version_name", default=None)
+        parser.add_argument("--name", dest="version_name", default=None, help="version name of the artefact")
         parser.add_argument("--cache", type=Path, default=Path("var/eval-cache"))
 
     def handle(self, *args: Any, **options: Any) -> None:
