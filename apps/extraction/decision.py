@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 from apps.extraction.schemas import REQUIRED_FIELDS
 
+# Checks shown to the reviewer that do not by themselves stop straight-through processing: the
+# engine's reading of an item table is less reliable than the totals it cross-checks.
+ADVISORY_CHECKS = frozenset({"line_items_sum"})
+
 AUTO_APPROVED = "auto_approved"
 NEEDS_REVIEW = "needs_review"
 
@@ -54,5 +58,9 @@ def decide(
             reasons.append(f"{field.name} invalid")
         elif field.confidence < min_confidence:
             reasons.append(f"{field.name} below confidence threshold")
-    reasons.extend(f"check {name} failed" for name, passed in checks_passed.items() if not passed)
+    reasons.extend(
+        f"check {name} failed"
+        for name, passed in checks_passed.items()
+        if not passed and name not in ADVISORY_CHECKS
+    )
     return Decision(AUTO_APPROVED if not reasons else NEEDS_REVIEW, tuple(reasons))

@@ -85,3 +85,28 @@ def test_corrupt_file_fails_readably_and_the_next_document_still_works(worker, o
     Image.new("RGB", (600, 400), "white").save(blank, format="PNG")
     after = _wait_until_settled(_upload(operator_client, blank.getvalue(), "blank.png"))
     assert after.status == S.NEEDS_REVIEW and after.document_type == "other"
+
+
+def test_digital_pdf_is_read_from_its_text_layer_which_is_stored_encrypted(worker, operator_client):
+    from django.core.files.storage import default_storage
+
+    from apps.documents import blobs
+    from tests.conftest import SAMPLES
+
+    sample = "00006-invoice.pdf"  # a digital invoice: its words come from the PDF, not from OCR
+    truth = json.loads((SAMPLES / "truth.json").read_text())[sample]
+    document = _wait_until_settled(_upload(operator_client, (SAMPLES / sample).read_bytes(), sample))
+    assert document.status in {S.AUTO_APPROVED, S.NEEDS_REVIEW}, (document.error_code, document.error_message)
+    assert document.document_type == "invoice"
+    fields = {f.name: f for f in document.extractions.get().fields.all()}
+    for name in ("invoice_number", "invoice_date", "total_amount", "currency"):
+        assert fields[name].value == truth["fields"][name], name
+        assert fields[name].source == "text_layer" and fields[name].bbox is not None, name
+
+    page = document.pages.get()
+    assert page.text_blob_name
+    with default_storage.open(page.text_blob_name, "rb") as handle:
+        assert truth["fields"]["invoice_number"].encode() not in handle.read()  # encrypted at rest
+    assert truth["fields"]["invoice_number"].encode() in blobs.blob_read(
+        document=document, name=page.text_blob_name
+    )
