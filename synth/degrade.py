@@ -97,6 +97,9 @@ def _scan(rendered: RenderedDocument, rng: np.random.Generator, severity: float)
     return Degraded(image, "png", None, tuple(steps))
 
 
+_FULL_PAGE_PIXELS = 2200  # a rendered side at least this long is a full page, not a card
+
+
 def _photo(rendered: RenderedDocument, rng: np.random.Generator, severity: float) -> Degraded:
     steps: list[str] = []
     image, mask = rendered.image, rendered.mask
@@ -104,6 +107,10 @@ def _photo(rendered: RenderedDocument, rng: np.random.Generator, severity: float
     angle = rng.uniform(-12, 12) * severity
     tilt = rng.uniform(0.02, 0.1) * severity
     longest = rng.uniform(1100, 2000)
+    if max(image.shape[:2]) >= _FULL_PAGE_PIXELS:
+        # a phone photo of a whole A4/letter page keeps more pixels than one of a card: people
+        # fill the frame with the page, and a 12-megapixel camera sends 1800-3200 pixels
+        longest *= 1.6
     image, mask, table, shrink = _on_table(image, mask, rng, angle, tilt, longest)
     steps += [f"rotate:{angle:.1f}", f"perspective:{tilt:.3f}", f"table:{table}"]
     if shrink < 0.999:

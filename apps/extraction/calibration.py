@@ -30,6 +30,7 @@ ARTEFACT_PATH = Path(__file__).resolve().parent / "artefacts" / "calibration.jso
 MIN_EXAMPLES = 25  # fewer labelled examples than this and a class borrows its parent's map
 _PRIOR_WEIGHT = 2.0  # pseudo-examples pulling each pooled block towards the class's mean
 _FLOOR, _CEILING = 0.001, 0.999
+_UNFITTED_INVALID_CAP = 0.25
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ class Calibration:
             found = self.maps.get(key)
             if found is not None:
                 return round(min(max(found(raw_confidence), _FLOOR), _CEILING), 4)
+        if valid is False:
+            # too few failed validations in the labelled data to fit: a failed check digit or
+            # checksum is strong evidence of a misread, so claim little whatever the OCR says
+            return round(min(max(raw_confidence, 0.0), _UNFITTED_INVALID_CAP), 4)
         return round(min(max(raw_confidence, 0.0), 1.0), 4)
 
     def to_json(self) -> dict[str, Any]:
@@ -102,13 +107,19 @@ def _keys(source: str, family: str, valid: bool | None) -> tuple[str, ...]:
 def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:
     """Pool-adjacent-violators on (raw confidence, correct), each pooled block shrunk a little
     towards the overall rate so a block of three examples cannot claim certainty."""
-    pairs = sorted((float(x), 1.0 if y else 0.0) for x, y in points)
-    if not pairs:
+    by_x: dict[float, list[float]] = defaultdict(lambda: [0.0, 0.0])  # raw score -> [right, count]
+    for x, y in points:
+        by_x[round(float(x), 5)][0] += 1.0 if y else 0.0
+        by_x[round(float(x), 5)][1] += 1.0
+    if not by_x:
         raise ValueError("no examples to fit")
-    prior = sum(y for _, y in pairs) / len(pairs)
+    total = sum(count for _, count in by_x.values())
+    prior = sum(right for right, _ in by_x.values()) / total
+    # examples with the same raw score form one starting block: a map is a function of the score
     blocks: list[list[float]] = []  # [sum of y, count, sum of x]
-    for x, y in pairs:
-        blocks.append([y, 1.0, x])
+    for x in sorted(by_x):
+        right, count = by_x[x]
+        blocks.append([right, count, x * count])
         while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
             y_sum, count, x_sum = blocks.pop()
             blocks[-1][0] += y_sum
@@ -121,7 +132,7 @@ def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:
     # shrinking can break monotonicity between neighbours of very different sizes: restore it
     for i in range(1, len(values)):
         values[i] = max(values[i], values[i - 1])
-    return MonotoneMap(tuple(knots), tuple(values), len(pairs))
+    return MonotoneMap(tuple(knots), tuple(values), int(total))
 
 
 def fit(examples: Iterable[Example], *, version: str | None = None) -> Calibration:
