@@ -12,32 +12,98 @@ pipeline maps the boxes of the fields it returns back onto the page as stored
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
-from engines.images import rotate
+from engines.images import rotate, unrotate_bbox
 from engines.layout import PageText, page_from_ocr
 from engines.mrz.geometry import LineGeom, crop_line
 from engines.ocr import Ocr, TextLine, get_ocr
+from engines.types import BBox
 
 _SAMPLE = 8  # long lines sampled to judge orientation
+_MIN_SKEW = 1.0  # degrees: below this, rows stay rows without straightening
+_MIN_SKEW_LINES = 3  # long lines needed to trust a slope
 _MIN_CHARS = 4  # lines shorter than this say little about orientation
 
 
-def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tuple[PageText, int]:
-    """OCR ``image`` upright: its lines (boxes on the upright page) and the clockwise turn in
-    degrees that made it upright (0, 90, 180 or 270)."""
+@dataclass(frozen=True)
+class PageFrame:
+    """How the reading frame of a page relates to the page as stored: first turned clockwise by
+    ``turn`` degrees (0, 90, 180, 270), then straightened by ``skew`` degrees (a photo held a
+    little askew). ``width`` and ``height`` are the turned page's pixels."""
+
+    turn: int
+    skew: float
+    width: int
+    height: int
+
+    def to_stored(self, bbox: BBox) -> BBox:
+        """A box in the reading frame (page fractions), as a box on the page as stored."""
+        if self.skew:
+            bbox = _rotate_box(bbox, self.skew, self.width, self.height)
+        return unrotate_bbox(bbox, self.turn) if self.turn else bbox
+
+
+def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tuple[PageText, PageFrame]:
+    """OCR ``image`` upright and straight: its lines (boxes in the reading frame) and the frame.
+
+    Straightening moves only the lines' geometry, not pixels (the text is already read): rows of
+    a receipt photographed 8 degrees askew would otherwise pair a label with the amount of the
+    row above or below it."""
     ocr = ocr or get_ocr()
     lines = ocr.read_page(image)
     degrees = _turn_needed(image, lines, ocr)
     if degrees:
-        turned = rotate(image, degrees)
-        return _page(ocr.read_page(turned), turned, page), degrees
-    return _page(lines, image, page), 0
-
-
-def _page(lines: list[TextLine], image: np.ndarray, page: int) -> PageText:
+        image = rotate(image, degrees)
+        lines = ocr.read_page(image)
     height, width = image.shape[:2]
-    return page_from_ocr(((x.text, x.score, x.quad) for x in lines), width=width, height=height, page=page)
+    skew = _skew_degrees(lines)
+    centre = np.array([width / 2, height / 2], dtype=np.float32)
+    quads = [_rotate_points(x.quad, -skew, centre) if skew else x.quad for x in lines]
+    text = page_from_ocr(
+        ((x.text, x.score, quad) for x, quad in zip(lines, quads, strict=True)),
+        width=width,
+        height=height,
+        page=page,
+    )
+    return text, PageFrame(turn=degrees, skew=skew, width=width, height=height)
+
+
+def _skew_degrees(lines: list[TextLine]) -> float:
+    """The median slope of the page's long lines, in degrees (0 when under _MIN_SKEW)."""
+    angles = []
+    for line in lines:
+        (x0, y0), (x1, y1) = line.quad[0], line.quad[1]
+        if abs(x1 - x0) >= 2 * max(1.0, float(np.linalg.norm(line.quad[3] - line.quad[0]))):
+            angles.append(math.degrees(math.atan2(float(y1 - y0), float(x1 - x0))))
+    if len(angles) < _MIN_SKEW_LINES:
+        return 0.0
+    skew = float(np.median(angles))
+    return round(skew, 2) if abs(skew) >= _MIN_SKEW else 0.0
+
+
+def _rotate_points(points: np.ndarray, degrees: float, centre: np.ndarray) -> np.ndarray:
+    """Points turned by ``degrees`` (positive: clockwise on the image, y pointing down)."""
+    rad = math.radians(degrees)
+    matrix = np.array([[math.cos(rad), -math.sin(rad)], [math.sin(rad), math.cos(rad)]], dtype=np.float32)
+    out: np.ndarray = (points - centre) @ matrix.T + centre
+    return out
+
+
+def _rotate_box(bbox: BBox, degrees: float, width: int, height: int) -> BBox:
+    """The axis-aligned box around ``bbox`` (page fractions) turned by ``degrees`` about the centre."""
+    x0, y0, x1, y1 = bbox
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32) * [width, height]
+    turned = _rotate_points(corners, degrees, np.array([width / 2, height / 2], dtype=np.float32))
+    xs, ys = turned[:, 0] / width, turned[:, 1] / height
+
+    def clip(v: float) -> float:
+        return round(min(1.0, max(0.0, v)), 4)
+
+    return clip(float(xs.min())), clip(float(ys.min())), clip(float(xs.max())), clip(float(ys.max()))
 
 
 def _turn_needed(image: np.ndarray, lines: list[TextLine], ocr: Ocr) -> int:

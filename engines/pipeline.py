@@ -25,10 +25,10 @@ import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.classify import DOCUMENT_TYPES, Classification, classify_text, identity_classification
-from engines.images import decode_image, unrotate_bbox
+from engines.images import decode_image
 from engines.layout import PageText, page_from_text_layer
 from engines.mrz.reader import MrzReading, looks_like_mrz_line, read_mrz
-from engines.page_text import ocr_page_text
+from engines.page_text import PageFrame, ocr_page_text
 from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
 
 logger = logging.getLogger(__name__)
@@ -71,11 +71,11 @@ def read_document(
 
     with timer.section("ocr"):
         read = [
-            (layer, 0) if layer is not None else ocr_page_text(image, page=n)
+            (layer, None) if layer is not None else ocr_page_text(image, page=n)
             for n, (image, layer) in enumerate(zip(images, layers, strict=True), start=1)
         ]
         texts = [text for text, _ in read]
-        turns = {text.page: degrees for text, degrees in read if degrees}
+        frames = {text.page: frame for text, frame in read if frame is not None}
 
     if hint is None or hint in _MRZ_TYPES:
         for number, (image, text) in enumerate(zip(images, texts, strict=True), start=1):
@@ -118,7 +118,7 @@ def read_document(
         document_type=document_type,
         document_type_confidence=type_confidence,
         pages=len(pages),
-        fields=_on_stored_pages(extracted.fields, turns) if extracted else {},
+        fields=_on_stored_pages(extracted.fields, frames) if extracted else {},
         checks=checks + (list(extracted.checks) if extracted else []),
         engine_name=ENGINE_NAME,
         engine_version=ENGINE_VERSION,
@@ -153,11 +153,12 @@ def _usable_text_layer(payload: str, page: int) -> PageText | None:
     return text if sum(len(line.text) for line in text.lines) >= _MIN_TEXT_LAYER_CHARS else None
 
 
-def _on_stored_pages(fields: dict[str, FieldResult], turns: dict[int, int]) -> dict[str, FieldResult]:
-    """Field boxes found on pages read turned upright, mapped back onto the pages as stored."""
+def _on_stored_pages(fields: dict[str, FieldResult], frames: dict[int, PageFrame]) -> dict[str, FieldResult]:
+    """Field boxes found in pages' reading frames (turned upright, straightened), mapped back onto
+    the pages as stored, where a reviewer sees them."""
     return {
-        name: replace(f, bbox=unrotate_bbox(f.bbox, turns[f.page]))
-        if f.bbox is not None and f.page in turns
+        name: replace(f, bbox=frames[f.page].to_stored(f.bbox))
+        if f.bbox is not None and f.page in frames
         else f
         for name, f in fields.items()
     }
