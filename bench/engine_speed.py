@@ -31,7 +31,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--limit", type=int, default=0, help="at most this many documents per folder")
     args = parser.parse_args(argv)

@@ -69,7 +69,7 @@ def test_isotonic_map_is_monotone_and_follows_the_observed_rate():
     values = [fitted(x / 20) for x in range(21)]
     assert values == sorted(values)
     assert fitted(0.2) < 0.2 and fitted(0.9) > 0.75
-    assert 0.0 < fitted(0.0) and fitted(1.0) < 1.0  # shrunk: never certain from a handful
+    assert fitted(0.0) > 0.0 and fitted(1.0) < 1.0  # shrunk: never certain from a handful
 
 
 def test_sparse_evidence_class_borrows_the_coarser_map():
@@ -91,7 +91,10 @@ def test_shipped_calibration_is_monotone_and_ranks_failed_checks_lowest():
     shipped = current()
     raws = [i / 20 for i in range(21)]
     for valid in (True, None, False):
-        values = [shipped.calibrate(source="mrz", name="document_number", valid=valid, raw_confidence=r) for r in raws]
+        values = [
+            shipped.calibrate(source="mrz", name="document_number", valid=valid, raw_confidence=r)
+            for r in raws
+        ]
         assert values == sorted(values)
     for r in raws:
         failed = shipped.calibrate(source="mrz", name="document_number", valid=False, raw_confidence=r)

@@ -57,4 +57,6 @@ def test_confidences_stay_calibrated(evaluation: dict[str, float]) -> None:
 
 def test_auto_approved_documents_are_right(evaluation: dict[str, float]) -> None:
     # every auto-approved document of the fixed set had every field right when this was set
-    assert evaluation["auto_approved_precision"] == 1.0 or evaluation["straight_through_rate"] == 0.0, evaluation
+    assert evaluation["auto_approved_precision"] == 1.0 or evaluation["straight_through_rate"] == 0.0, (
+        evaluation
+    )
