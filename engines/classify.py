@@ -91,6 +91,15 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("items", 0.5),
         ("total items", 1.5),
         ("item(s)", 1.5),
+        ("endbetrag", 3),
+        ("nettobetrag", 1),
+        ("artikel", 1),
+        ("enth. ust", 2),
+        ("enth. mwst", 2),
+        ("bon-nr", 2.5),
+        ("tisch", 1.5),
+        ("bedienung", 1.5),
+        ("kellner", 2),
         # payment terminal slips printed on receipts
         ("maestro", 1.5),
         ("bancomat", 2),
@@ -207,6 +216,13 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("factuurdatum", 3),
         ("vervaldatum", 2.5),
         ("stukprijs", 2),
+        ("facture n", 3),
+        ("destinataire", 1.5),
+        ("à régler avant", 2),
+        ("prix unit", 2),
+        ("montant ht", 2),
+        ("libellé", 1),
+        ("qté", 1),
     ),
     "proof_of_address": (
         ("electricity", 2.5),
@@ -324,8 +340,8 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("balance carried forward", 3),
         ("previous balance", 1),
         ("new balance", 1.5),
-        ("iban", 2),
-        ("bic", 1.5),
+        ("iban", 1),  # invoices print the payee's IBAN too
+        ("bic", 0.5),
         ("swift", 1.5),
         ("sort code", 2.5),
         ("routing number", 2),
@@ -380,9 +396,9 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("dl", 1),
         ("dln", 2.5),
         ("class", 1),
-        ("endorsements", 2),
+        ("endorsements", 1.5),
         ("end", 0.5),
-        ("restrictions", 2),
+        ("restrictions", 1),
         ("rstr", 2.5),
         ("donor", 1.5),
         ("veteran", 1),
@@ -435,6 +451,10 @@ _PHRASES = {
     ]
     for doc_type, cues in _CUES.items()
 }
+_GLUED = {
+    doc_type: [phrase.replace(" ", "") if " " in phrase and len(phrase) >= 10 else "" for phrase, _ in cues]
+    for doc_type, cues in _CUES.items()
+}
 _AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
 
 
@@ -448,7 +468,8 @@ class Classification:
 def classify_text(pages: Sequence[PageText]) -> Classification:
     """Probabilities over the §3.2 types for pages without machine-readable identity evidence."""
     text = "\n".join(page.text for page in pages).lower()
-    scores = {doc_type: _score(text, doc_type) for doc_type in _PHRASES}
+    squashed = re.sub(r"\s+", "", text)
+    scores = {doc_type: _score(text, doc_type, squashed) for doc_type in _PHRASES}
     scores["other"] = _OTHER_PRIOR
     _layout_cues(pages, text, scores)
     return _softmax(scores)
@@ -461,11 +482,15 @@ def identity_classification(document_type: str, confidence: float) -> Classifica
     return Classification(document_type, confidence, probabilities)
 
 
-def _score(text: str, doc_type: str) -> float:
-    """Sum of the weights of distinct cues present; repeated cues add only a little."""
+def _score(text: str, doc_type: str, squashed: str) -> float:
+    """Sum of the weights of distinct cues present; repeated cues add only a little. A phrase of
+    several words also counts when OCR glued its words ("Date defacture"), found in the text
+    with every space removed (only long phrases: short ones would match inside other words)."""
     total = 0.0
-    for pattern, weight in _PHRASES[doc_type]:
+    for (pattern, weight), glued in zip(_PHRASES[doc_type], _GLUED[doc_type], strict=True):
         hits = len(pattern.findall(text))
+        if not hits and glued and glued in squashed:
+            hits = 1
         if hits:
             total += weight * (1.0 + 0.15 * min(hits - 1, 3))
     return total
