@@ -42,6 +42,7 @@ class Example:
     valid: bool | None
     raw_confidence: float
     correct: bool
+    present: bool = True  # False: the engine found no value (right when the document has none)
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,11 @@ class Calibration:
     version: str
     maps: dict[str, MonotoneMap]
 
-    def calibrate(self, *, source: str, name: str, valid: bool | None, raw_confidence: float) -> float:
-        for key in _keys(source, field_family(name), valid):
+    def calibrate(
+        self, *, source: str, name: str, valid: bool | None, raw_confidence: float, present: bool = True
+    ) -> float:
+        """The probability that the value (or, when ``present`` is False, the absence of one) is right."""
+        for key in _keys(source, field_family(name), valid, present):
             found = self.maps.get(key)
             if found is not None:
                 return round(min(max(found(raw_confidence), _FLOOR), _CEILING), 4)
@@ -94,13 +98,15 @@ class Calibration:
 IDENTITY = Calibration(version="identity", maps={})
 
 
-def _validity(valid: bool | None) -> str:
+def _validity(valid: bool | None, present: bool) -> str:
+    if not present:
+        return "absent"
     return "valid" if valid is True else "invalid" if valid is False else "unchecked"
 
 
-def _keys(source: str, family: str, valid: bool | None) -> tuple[str, ...]:
+def _keys(source: str, family: str, valid: bool | None, present: bool = True) -> tuple[str, ...]:
     """The evidence classes of a field, most specific first."""
-    validity = _validity(valid)
+    validity = _validity(valid, present)
     return (f"{source}|{family}|{validity}", f"{source}|*|{validity}", f"*|*|{validity}")
 
 
@@ -139,7 +145,7 @@ def fit(examples: Iterable[Example], *, version: str | None = None) -> Calibrati
     """One map per evidence class with at least MIN_EXAMPLES examples, at every level of detail."""
     by_key: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for example in examples:
-        for key in _keys(example.source, field_family(example.name), example.valid):
+        for key in _keys(example.source, field_family(example.name), example.valid, example.present):
             by_key[key].append((example.raw_confidence, example.correct))
     maps = {key: isotonic(points) for key, points in by_key.items() if len(points) >= MIN_EXAMPLES}
     return Calibration(version=version or f"isotonic-{dt.date.today().isoformat()}", maps=maps)

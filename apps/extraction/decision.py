@@ -53,6 +53,9 @@ def decide(
     )
     for field in fields:
         if not field.value:
+            # an optional field found empty: approved only if "there is none" is itself confident
+            if field.name not in (required or ()) and field.confidence < min_confidence:
+                reasons.append(f"{field.name} not found")
             continue
         if field.valid is False:
             reasons.append(f"{field.name} invalid")

@@ -223,10 +223,11 @@ def calibration_examples(samples: Iterable[Sample]) -> list[Example]:
         if sample.result is None:
             continue
         for name, f in sample.result.fields.items():
-            if f.value is None:
-                continue
+            # a field found empty is right when the document has no such value
             correct = sample.truth_fields.get(name) == f.value
-            examples.append(Example(f.source, name, f.valid, f.confidence, correct))
+            examples.append(
+                Example(f.source, name, f.valid, f.confidence, correct, present=f.value is not None)
+            )
     return examples
 
 
@@ -254,9 +255,7 @@ def score(samples: Iterable[Sample], *, calibration: Calibration | None = None, 
             report.field_total[(sample.truth_type, name)] += 1
             report.field_right[(sample.truth_type, name)] += right
         for name, f in predicted.fields.items():
-            if f.value is None:
-                continue
-            right = sample.truth_fields.get(name) == f.value
+            right = sample.truth_fields.get(name) == f.value  # an empty field is right if truth has none
             report.outcomes.append(FieldOutcome(sample.truth_type, name, assessment.confidences[name], right))
         if assessment.decision.outcome == "auto_approved":
             report.auto_approved += 1

@@ -29,7 +29,13 @@ def result_assess(
     calibration = calibration or calibration_maps.current()
     validated = validate_result(result, today=today)
     confidences = {
-        name: calibration.calibrate(source=f.source, name=name, valid=f.valid, raw_confidence=f.confidence)
+        name: calibration.calibrate(
+            source=f.source,
+            name=name,
+            valid=f.valid,
+            raw_confidence=f.confidence,
+            present=f.value is not None,
+        )
         for name, f in validated.fields.items()
     }
     decision = decide(
