@@ -290,6 +290,9 @@ def _overlap(a: BBox, b: BBox) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
 
 
+_DATE_LABELS = frozenset({"due_date", "invoice_date"})
+
+
 def line_labels(index: PageIndex, line: Line) -> list[tuple[str, LabelHit, int]]:
     """The labels that head a value on a line: each with the key it finally means and where the
     label, qualifiers included, ends.
@@ -304,7 +307,9 @@ def line_labels(index: PageIndex, line: Line) -> list[tuple[str, LabelHit, int]]
     for hit in index.hits[id(line)]:
         between = line.text[previous_end : hit.start]
         twin = bool(out) and out[-1][1].start == hit.start and out[-1][1].end == hit.end
-        primary = not out or twin or bool(re.search(r"\d", between))
+        # a label starts afresh after a value, or when it names a date: a date label never
+        # qualifies the label before it ("7 days net. Please pay by ...", "Betrag bis zum ...")
+        primary = not out or twin or bool(re.search(r"\d", between)) or hit.key in _DATE_LABELS
         previous_end = hit.end
         if primary:
             key = "subtotal" if hit.key == "excl" else "ignore" if hit.key == "incl" else hit.key

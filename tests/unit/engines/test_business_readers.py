@@ -538,3 +538,27 @@ def test_a_value_drifting_out_of_its_row_on_a_skewed_photo_is_still_found() -> N
     ]
     got = values(read_receipt([page(rows, source="ocr")]))
     assert (got["total_amount"], got["tax_amount"]) == ("363.58", "60.60")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "due"),
+    [
+        ("Payment terms: 7 days net. Please pay by 2025-03-06.", "2025-03-06"),
+        ("Bitte überweisen Sie den Betrag bis zum 2024-06-13.", "2024-06-13"),
+    ],
+)
+def test_due_date_inside_a_sentence_after_another_label(sentence: str, due: str) -> None:
+    rows = [
+        (0.05, [(0.1, "ACME LTD")]),
+        (0.10, [(0.1, "INVOICE")]),
+        (0.15, [(0.1, "Invoice number: INV-1")]),
+        (0.20, [(0.1, "Invoice date: 2025-02-27")]),
+        (0.30, [(0.1, "Total due EUR 100.00")]),
+        (0.40, [(0.1, sentence)]),
+    ]
+    page = PageText(
+        page=1,
+        lines=tuple(Line(text, 1.0, (x, y, x + 0.7, y + 0.02), 1) for y, cells in rows for x, text in cells),
+        source="text_layer",
+    )
+    assert read_invoice([page]).fields["due_date"].value == due
