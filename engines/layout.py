@@ -123,24 +123,19 @@ def text_layer_payload(lines: Sequence[Line]) -> str:
 def sort_reading_order(lines: Sequence[Line]) -> list[Line]:
     """Top to bottom; lines whose vertical centres are within half a line height form one row,
     read left to right."""
-    remaining = sorted(lines, key=lambda line: (line.y_center, line.x0))
-    rows: list[list[Line]] = []
-    for line in remaining:
-        if rows:
-            last = rows[-1]
-            ref = sum(item.y_center for item in last) / len(last)
-            tolerance = 0.5 * max(line.height, min(item.height for item in last))
-            if abs(line.y_center - ref) <= tolerance:
-                last.append(line)
-                continue
-        rows.append([line])
-    return [line for row in rows for line in sorted(row, key=lambda item: item.x0)]
+    ordered = sorted(lines, key=lambda line: (line.y_center, line.x0))
+    return [line for row in _group_rows(ordered) for line in sorted(row, key=lambda item: item.x0)]
 
 
 def rows(page: PageText) -> list[list[Line]]:
-    """The page's lines grouped into visual rows (same rule as :func:`sort_reading_order`)."""
+    """The page's lines (already in reading order) grouped into visual rows."""
+    return _group_rows(page.lines)
+
+
+def _group_rows(lines: Sequence[Line]) -> list[list[Line]]:
+    """Consecutive lines whose vertical centre lies within half a line height of the row's mean."""
     out: list[list[Line]] = []
-    for line in page.lines:
+    for line in lines:
         if out:
             last = out[-1]
             ref = sum(item.y_center for item in last) / len(last)

@@ -15,6 +15,7 @@ their values.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 import time
@@ -193,8 +194,6 @@ def _reader_for(document_type: str) -> Reader | None:
         return read_driver_license
     if document_type in _BUSINESS_READERS:
         module_name, function_name = _BUSINESS_READERS[document_type]
-        import importlib
-
         function = getattr(importlib.import_module(module_name), function_name)
         return lambda texts, _images: function(texts)
     return None

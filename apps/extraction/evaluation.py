@@ -14,6 +14,7 @@ confidently claimed and is not there).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import statistics
@@ -231,7 +232,9 @@ def calibration_examples(samples: Iterable[Sample]) -> list[Example]:
     return examples
 
 
-def score(samples: Iterable[Sample], *, calibration: Calibration | None = None, today: Any = None) -> Report:
+def score(
+    samples: Iterable[Sample], *, calibration: Calibration | None = None, today: dt.date | None = None
+) -> Report:
     report = Report()
     for sample in samples:
         report.documents += 1
