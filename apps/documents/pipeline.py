@@ -3,7 +3,7 @@
     prepare   QUEUED → PROCESSING    split the original into page images, stored encrypted
     infer     PROCESSING → EXTRACTED one engine call for all pages; the raw result is kept
     validate  (EXTRACTED)            business checks and calibrated confidences
-    decide    EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW
+    decide    EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW, and into a review queue (apps.review)
 
 Each step re-reads the document, does nothing unless the document is in the state the step
 expects, and commits its writes together with the state change under a row lock, so a message
@@ -31,6 +31,7 @@ from apps.documents.state import IN_FLIGHT, document_transition
 from apps.extraction.decision import CalibratedField, decide
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
+from apps.review.services.routing import review_task_route
 from engines.types import EngineError, EngineResult
 from workers.preprocessing import PageLimits, prepare_pages
 
@@ -247,7 +248,9 @@ def document_decide(*, document_id: str) -> StepOutcome:
         )
         document.decision = decision.outcome
         document.save(update_fields=["decision", "updated_at"])
-        document_transition(document=document, target=decision.outcome, expected=S.EXTRACTED)
+        document = document_transition(document=document, target=decision.outcome, expected=S.EXTRACTED)
+        # in the same transaction: a document is never decided without its review task, nor twice queued
+        review_task_route(document=document, outcome=decision.outcome, reasons=decision.reasons)
     return StepOutcome(ran=True)
 
 

@@ -27,6 +27,7 @@ INSTALLED_APPS = [
     "apps.documents",
     "apps.extraction",
     "apps.ingestion",
+    "apps.review",
 ]
 
 MIDDLEWARE = [
@@ -123,6 +124,15 @@ DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
 DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.93)
 # A document whose type the engine is less sure of than this always goes to a person.
 DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE", 0.8)
+
+# Review (apps/review). A claimed task stays with its operator this long without activity, then any
+# operator's "next task" may take it. A tenant's default queue promises a decision within the SLA.
+DOCINTEL_REVIEW_LEASE_S = env_int("DOCINTEL_REVIEW_LEASE_S", 15 * 60)
+DOCINTEL_REVIEW_DEFAULT_SLA_S = env_int("DOCINTEL_REVIEW_DEFAULT_SLA_S", 24 * 3600)
+# Share of auto-approved documents drawn for a quality audit, for queues that do not set their own.
+DOCINTEL_QA_SAMPLE_RATE = env_float("DOCINTEL_QA_SAMPLE_RATE", 0.05)
+# ``manage.py recalibrate`` refuses to refit on fewer operator labels than this.
+DOCINTEL_RECALIBRATE_MIN_LABELS = env_int("DOCINTEL_RECALIBRATE_MIN_LABELS", 200)
 
 # Celery on Redis. Messages are JSON and carry ids only.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")

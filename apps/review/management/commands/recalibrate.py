@@ -1,0 +1,56 @@
+"""``manage.py recalibrate [--out PATH] [--name VERSION] [--tenant NAME] [--min-labels N]``.
+
+Refits the field-confidence calibration on the fields operators confirmed or corrected in review
+(``apps.review.models.FieldLabel``) and writes a versioned artefact, by default over the one
+``apps.extraction.calibration.current()`` loads. Running workers pick it up when restarted.
+"""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.extraction import calibration
+from apps.review.errors import NotEnoughLabelsError
+from apps.review.services import calibration_refit
+from apps.tenants.selectors import tenant_get_by_name
+
+
+class Command(BaseCommand):
+    help = "Refit the field-confidence calibration on operators' review labels and write the artefact."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--out", type=Path, default=calibration.ARTEFACT_PATH)
+        parser.add_argument("--name", dest="version_name", default=None, help="version name of the artefact")
+        parser.add_argument("--tenant", default=None, help="only this tenant's labels (default: all tenants)")
+        parser.add_argument(
+            "--min-labels",
+            type=int,
+            default=settings.DOCINTEL_RECALIBRATE_MIN_LABELS,
+            help="refuse to fit on fewer labels than this",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tenant = None
+        if options["tenant"]:
+            tenant = tenant_get_by_name(name=options["tenant"])
+            if tenant is None:
+                raise CommandError(f"no tenant named {options['tenant']!r}")
+        try:
+            outcome = calibration_refit(
+                out=options["out"],
+                min_labels=options["min_labels"],
+                version=options["version_name"],
+                tenant=tenant,
+            )
+        except NotEnoughLabelsError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(
+            f"fitted {outcome.maps} maps on {outcome.labels} operator labels "
+            f"({outcome.right} right, {outcome.labels - outcome.right} wrong); "
+            f"wrote {outcome.path} ({outcome.version})"
+        )
