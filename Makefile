@@ -17,7 +17,7 @@ HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 # Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/docintel
 
-.PHONY: help setup system-packages demo test lint up down status bench
+.PHONY: help setup system-packages test-packages demo test lint up down status bench
 
 help:
 	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/"
@@ -38,6 +38,15 @@ system-packages:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# The browser tests (tests/e2e) drive Debian's Chromium through Playwright: Playwright's own browser
+# download cannot reach its host from closed networks, so the distribution's package is the browser.
+test-packages:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing Debian package: chromium"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	}
+
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-packages
 	@test -x $(PY) || $(HOST_PYTHON) -m venv $(VENV)
@@ -54,7 +63,7 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy apps workers engines config
 
-test: setup
+test: setup test-packages
 	@bash scripts/ensure_services.sh
 	$(MAKE) --no-print-directory lint
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest

@@ -32,6 +32,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves the UI's own CSS and JavaScript from the app (customers run closed networks: no CDN,
+    # and no separate web server is required in front of Django for static files).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -91,6 +94,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# WhiteNoise reads the files straight from the finders: the UI's few files need no collectstatic step.
+WHITENOISE_USE_FINDERS = True
 
 # Documents are stored encrypted through Django's storage API; this folder never holds plaintext.
 STORAGES = {
@@ -113,6 +119,11 @@ DOCINTEL_MAX_ATTEMPTS = env_int("DOCINTEL_MAX_ATTEMPTS", 5)
 # A document untouched this long in a non-terminal state is re-enqueued by the reconciler.
 DOCINTEL_STUCK_AFTER_S = env_int("DOCINTEL_STUCK_AFTER_S", 600)
 DOCINTEL_RECONCILE_EVERY_S = env_int("DOCINTEL_RECONCILE_EVERY_S", 60)
+# Zip uploads: every member becomes a document. Bounds against zip bombs (checked on the
+# archive's directory first, then on the bytes actually inflated, which a forged header cannot hide).
+DOCINTEL_ZIP_MAX_MEMBERS = env_int("DOCINTEL_ZIP_MAX_MEMBERS", 200)
+DOCINTEL_ZIP_MAX_EXPANDED_BYTES = env_int("DOCINTEL_ZIP_MAX_EXPANDED_BYTES", 500 * 1024 * 1024)
+DOCINTEL_ZIP_MAX_RATIO = env_int("DOCINTEL_ZIP_MAX_RATIO", 100)
 # Pages are rendered/resized so that their longest side is at most this many pixels.
 DOCINTEL_PAGE_MAX_SIDE = env_int("DOCINTEL_PAGE_MAX_SIDE", 2400)
 
