@@ -29,6 +29,7 @@ from engines.classify import DOCUMENT_TYPES, Classification, classify_text, iden
 from engines.images import decode_image
 from engines.layout import PageText, page_from_text_layer
 from engines.mrz.reader import MrzReading, looks_like_mrz_line, read_mrz
+from engines.mrz.visual_zone import CROSS_CHECKED_FIELDS, fields_in_visual_zone
 from engines.page_text import PageFrame, ocr_page_text
 from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
 
@@ -39,6 +40,7 @@ _MIN_TEXT_LAYER_CHARS = 20
 # Below this probability for the hinted type, the text contradicts the caller's hint.
 _HINT_MIN_PROBABILITY = 0.05
 _MRZ_TYPES = ("passport", "id_card")
+_BARCODE_TYPE_CONFIDENCE = 0.99
 _SPARSE_PAGE_LINES = 12
 _IDENTITY_WORDS = re.compile(
     r"passport|passeport|reisepass|pasaporte|passaporto|paspoort|identity|identit|ausweis|"
@@ -85,7 +87,7 @@ def read_document(
             with timer.section("mrz"):
                 reading = read_mrz(image)
             if reading is not None:
-                return _result_from_mrz(reading, page=number, pages=len(pages), hint=hint, timer=timer)
+                return _result_from_mrz(reading, text, pages=len(pages), hint=hint, timer=timer)
 
     with timer.section("classify"):
         classification = classify_text(texts)
@@ -96,6 +98,8 @@ def read_document(
         reader = _reader_for(document_type)
         if reader is not None:
             extracted = reader(texts, images)
+            if document_type == "driver_license" and _has_barcode(extracted):
+                type_confidence = max(type_confidence, _BARCODE_TYPE_CONFIDENCE)
         if (
             extracted is None
             and document_type != "driver_license"
@@ -104,8 +108,8 @@ def read_document(
             # an AAMVA barcode is decisive whatever the words say (a licence photographed badly)
             dl_reader = _reader_for("driver_license")
             extracted = dl_reader(texts, images) if dl_reader is not None else None
-            if extracted is not None and any(f.source == "barcode" for f in extracted.fields.values()):
-                document_type, type_confidence = "driver_license", 0.99
+            if _has_barcode(extracted):
+                document_type, type_confidence = "driver_license", _BARCODE_TYPE_CONFIDENCE
             else:
                 extracted = None
     logger.info(
@@ -125,6 +129,11 @@ def read_document(
         engine_version=ENGINE_VERSION,
         timings_ms=timer.as_ms(),
     )
+
+
+def _has_barcode(extracted: Extracted | None) -> bool:
+    """An AAMVA barcode was decoded: the document is a licence whatever its words say."""
+    return extracted is not None and any(f.source == "barcode" for f in extracted.fields.values())
 
 
 def _barcode_worth_a_look(classification: Classification, pages: int) -> bool:
@@ -208,19 +217,37 @@ _BUSINESS_READERS = {
 
 
 def _result_from_mrz(
-    reading: MrzReading, *, page: int, pages: int, hint: str | None, timer: _Timer
+    reading: MrzReading, page_text: PageText, *, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
+    page = page_text.page
+    printed = fields_in_visual_zone({n: f.value for n, f in reading.fields.items()}, page_text)
     fields = {
         name: FieldResult(
-            value=f.value, confidence=f.confidence, page=page, bbox=f.bbox, source="mrz", valid=f.valid
+            value=f.value,
+            confidence=f.confidence,
+            page=page,
+            bbox=f.bbox,
+            source="mrz",
+            # a name the printed page repeats is cross-checked, as its check digit checks a number
+            valid=True if f.valid is None and name in printed else f.valid,
         )
         for name, f in reading.fields.items()
     }
     failed = reading.parse.failed_checks
     detail = "" if not failed else "failed: " + ", ".join(failed)
+    unprinted = [
+        n
+        for n in CROSS_CHECKED_FIELDS
+        if reading.fields.get(n) and reading.fields[n].value and n not in printed
+    ]
     checks = [
         Check("mrz_found", True, f"{reading.parse.format.name} on page {page}"),
         Check("mrz_check_digits", not failed, detail),
+        Check(
+            "mrz_matches_visual_zone",
+            not unprinted,
+            "" if not unprinted else "not found in print: " + ", ".join(unprinted),
+        ),
     ]
     document_type = reading.parse.document_type
     if hint is not None:

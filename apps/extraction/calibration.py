@@ -3,9 +3,11 @@
 A raw OCR score is not the probability that a value is exactly right: a name read at 0.95 is
 wrong more often than a date read at 0.95 whose check digit passed. So the calibration is a set of
 monotone maps (isotonic regression, fitted by pool-adjacent-violators), one per *evidence class*:
-the field's source (mrz, barcode, ocr, text_layer), its family (name, date, number, amount, code,
-address) and whether a validator passed, failed or did not apply. A class with too few labelled
-examples falls back to a coarser one, then to the raw score.
+the document type and field (a receipt's merchant is harder than a statement's IBAN), the field's
+source (mrz, barcode, ocr, text_layer), its family (name, date, number, amount, code, address)
+and whether a validator or cross-check passed, failed, did not apply, or no value was found. A
+class with too few labelled examples falls back to a coarser one (source and family, then source,
+then validity alone), then to the raw score.
 
 The maps are a versioned artefact (``artefacts/calibration.json``), fitted on generated documents
 by ``manage.py calibrate`` and refitted on operators' corrections; each stored confidence records
@@ -43,6 +45,7 @@ class Example:
     raw_confidence: float
     correct: bool
     present: bool = True  # False: the engine found no value (right when the document has none)
+    document_type: str = ""  # as the engine read it; "" where unknown (only coarser classes fit)
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,17 @@ class Calibration:
     maps: dict[str, MonotoneMap]
 
     def calibrate(
-        self, *, source: str, name: str, valid: bool | None, raw_confidence: float, present: bool = True
+        self,
+        *,
+        source: str,
+        name: str,
+        valid: bool | None,
+        raw_confidence: float,
+        present: bool = True,
+        document_type: str = "",
     ) -> float:
         """The probability that the value (or, when ``present`` is False, the absence of one) is right."""
-        for key in _keys(source, field_family(name), valid, present):
+        for key in _keys(source, name, valid, present, document_type):
             found = self.maps.get(key)
             if found is not None:
                 return round(min(max(found(raw_confidence), _FLOOR), _CEILING), 4)
@@ -104,10 +114,13 @@ def _validity(valid: bool | None, present: bool) -> str:
     return "valid" if valid is True else "invalid" if valid is False else "unchecked"
 
 
-def _keys(source: str, family: str, valid: bool | None, present: bool = True) -> tuple[str, ...]:
+def _keys(
+    source: str, name: str, valid: bool | None, present: bool = True, document_type: str = ""
+) -> tuple[str, ...]:
     """The evidence classes of a field, most specific first."""
     validity = _validity(valid, present)
-    return (f"{source}|{family}|{validity}", f"{source}|*|{validity}", f"*|*|{validity}")
+    coarse = (f"{source}|{field_family(name)}|{validity}", f"{source}|*|{validity}", f"*|*|{validity}")
+    return (f"{document_type}.{name}|{source}|{validity}", *coarse) if document_type else coarse
 
 
 def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:
@@ -145,7 +158,8 @@ def fit(examples: Iterable[Example], *, version: str | None = None) -> Calibrati
     """One map per evidence class with at least MIN_EXAMPLES examples, at every level of detail."""
     by_key: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for example in examples:
-        for key in _keys(example.source, field_family(example.name), example.valid, example.present):
+        keys = _keys(example.source, example.name, example.valid, example.present, example.document_type)
+        for key in keys:
             by_key[key].append((example.raw_confidence, example.correct))
     maps = {key: isotonic(points) for key, points in by_key.items() if len(points) >= MIN_EXAMPLES}
     return Calibration(version=version or f"isotonic-{dt.date.today().isoformat()}", maps=maps)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from apps.extraction.schemas import REQUIRED_FIELDS
 
 # Checks shown to the reviewer that do not by themselves stop straight-through processing: the
-# engine's reading of an item table is less reliable than the totals it cross-checks.
-ADVISORY_CHECKS = frozenset({"line_items_sum"})
+# engine's reading of an item table is less reliable than the totals it cross-checks, and a name
+# the MRZ spells without the printed page's accents is no error (agreement raises confidence).
+ADVISORY_CHECKS = frozenset({"line_items_sum", "mrz_matches_visual_zone"})
 
 AUTO_APPROVED = "auto_approved"
 NEEDS_REVIEW = "needs_review"

@@ -31,6 +31,7 @@ from apps.documents.filetypes import sniff_mime_type
 from apps.extraction.calibration import Calibration, Example
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
+from apps.extraction.validation import validate_result
 from engines.types import EngineError, EngineResult
 from workers.preprocessing import PageLimits, prepare_pages
 
@@ -223,11 +224,20 @@ def calibration_examples(samples: Iterable[Sample]) -> list[Example]:
     for sample in samples:
         if sample.result is None:
             continue
-        for name, f in sample.result.fields.items():
+        # labelled with the evidence the runtime calibrates on: ``valid`` as validation settles it
+        for name, f in validate_result(sample.result).fields.items():
             # a field found empty is right when the document has no such value
             correct = sample.truth_fields.get(name) == f.value
             examples.append(
-                Example(f.source, name, f.valid, f.confidence, correct, present=f.value is not None)
+                Example(
+                    f.source,
+                    name,
+                    f.valid,
+                    f.confidence,
+                    correct,
+                    present=f.value is not None,
+                    document_type=sample.result.document_type,
+                )
             )
     return examples
 

@@ -35,6 +35,7 @@ def result_assess(
             valid=f.valid,
             raw_confidence=f.confidence,
             present=f.value is not None,
+            document_type=validated.document_type,
         )
         for name, f in validated.fields.items()
     }

@@ -1,0 +1,68 @@
+"""Does the printed page say what the MRZ says?
+
+The MRZ's check digits guard numbers and dates but not names: a misread letter in a surname
+passes every check. The visual inspection zone prints the same names in large type, so a name
+found there, word for word, is a second independent reading. Agreement is evidence of a right
+name; absence is no evidence of a wrong one (the printed name may carry accents or a
+transliteration the MRZ spells differently, or OCR may have missed it), so it only ever adds
+confidence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engines.layout import PageText
+from engines.mrz.reader import looks_like_mrz_line
+
+# Fields whose MRZ value is worth looking for among the printed words.
+CROSS_CHECKED_FIELDS = ("surname", "given_names", "document_number")
+_NOT_ALNUM = re.compile(r"[^A-Z0-9]+")
+_MIN_GLUED_NAME = 8
+
+
+def _plain(text: str) -> str:
+    """Upper case, accents dropped, anything but letters and digits turned into one space."""
+    decomposed = unicodedata.normalize("NFKD", text.upper())
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NOT_ALNUM.sub(" ", letters).strip()
+
+
+def _printed_words(page: PageText) -> tuple[str, str]:
+    """The page's words outside the MRZ (a name found in the MRZ's own OCR proves nothing),
+    spaced and with every space removed (OCR often glues words of large print)."""
+    lines = [line.text for line in page.lines if "<" not in line.text and not looks_like_mrz_line(line.text)]
+    spaced = " ".join(_plain(text) for text in lines)
+    return f" {spaced} ", spaced.replace(" ", "")
+
+
+def fields_in_visual_zone(values: dict[str, str | None], page: PageText) -> set[str]:
+    """The names of ``values`` (of :data:`CROSS_CHECKED_FIELDS`) printed on ``page`` too.
+
+    A name matches word for word; its last word may be a prefix of the printed one, since the
+    MRZ truncates long names. A document number matches with or without spaces.
+    """
+    spaced, squashed = _printed_words(page)
+    found = set()
+    for name in CROSS_CHECKED_FIELDS:
+        value = values.get(name)
+        if not value:
+            continue
+        plain = _plain(value)
+        if len(plain.replace(" ", "")) < 2:
+            continue
+        if name == "document_number":
+            if plain.replace(" ", "") in squashed:
+                found.add(name)
+        elif _name_printed(plain, spaced, squashed):
+            found.add(name)
+    return found
+
+
+def _name_printed(name: str, spaced: str, squashed: str) -> bool:
+    if re.search(rf" {re.escape(name)}[A-Z]* ", spaced):
+        return True
+    glued = name.replace(" ", "")
+    # a name of several words that OCR printed glued together; long enough not to match by chance
+    return glued != name and len(glued) >= _MIN_GLUED_NAME and glued in squashed

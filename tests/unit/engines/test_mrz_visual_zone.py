@@ -1,0 +1,43 @@
+"""The MRZ's names cross-checked against the printed page."""
+
+from __future__ import annotations
+
+from engines.layout import Line, PageText
+from engines.mrz.visual_zone import fields_in_visual_zone
+
+
+def _page(*texts: str) -> PageText:
+    lines = tuple(
+        Line(text=t, score=0.9, bbox=(0.1, i / 10, 0.9, i / 10 + 0.05), page=1) for i, t in enumerate(texts)
+    )
+    return PageText(page=1, lines=lines, source="ocr")
+
+
+MRZ_LINES = ("P<UTOVAN<TAMM<<LARS<<<<<<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10")
+
+
+def test_names_printed_word_for_word_agree() -> None:
+    page = _page("PASSPORT", "Surname / Nom", "VAN TAMM", "Given names", "Lars", *MRZ_LINES)
+    values = {"surname": "VAN TAMM", "given_names": "LARS", "document_number": "L898902C3"}
+    assert fields_in_visual_zone(values, page) == {"surname", "given_names"}
+
+
+def test_a_name_seen_only_in_the_mrz_does_not_count() -> None:
+    page = _page("PASSPORT", "Surname", "VAN TANNK", *MRZ_LINES)
+    assert fields_in_visual_zone({"surname": "VAN TAMM", "given_names": "LARS"}, page) == set()
+
+
+def test_accents_truncation_glued_words_and_spaced_numbers() -> None:
+    page = _page("Nom: MÜLLER-LÜDENSCHEIDT", "Prénoms: FATIMA ANNE SOPHIE", "N° L8989 02C3", "VANTAMM")
+    values = {
+        "surname": "MULLER LUDENSCHEIDT",
+        "given_names": "FATIMA ANNE SOPH",  # the MRZ cut the last name short
+        "document_number": "L898902C3",
+    }
+    assert fields_in_visual_zone(values, page) == {"surname", "given_names", "document_number"}
+    assert fields_in_visual_zone({"surname": "VAN TAMM"}, page) == set()  # glued but too short to trust
+
+
+def test_a_different_name_disagrees() -> None:
+    page = _page("Surname", "FATIMA", "Given names", "ANNE")
+    assert fields_in_visual_zone({"given_names": "FATINA"}, page) == set()
