@@ -79,8 +79,11 @@ def field_label_examples(*, tenant: Tenant | None = None) -> list[calibration.Ex
             raw_confidence=row["raw_confidence"],
             correct=row["correct"],
             present=row["present"],
+            document_type=row["document_type"],
         )
-        for row in labels.values("source", "name", "valid", "raw_confidence", "correct", "present")
+        for row in labels.values(
+            "source", "name", "valid", "raw_confidence", "correct", "present", "document_type"
+        )
     ]
 
 

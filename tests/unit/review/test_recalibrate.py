@@ -38,7 +38,9 @@ def test_labels_become_calibration_examples(tenant, operator):
     _review_documents(tenant, operator, 1)
     examples = {e.name: e for e in field_label_examples()}
     assert len(examples) == len(PASSPORT)
-    assert examples["surname"] == calibration.Example("mrz", "surname", None, RAW_CONFIDENCE, False, True)
+    assert examples["surname"] == calibration.Example(
+        "mrz", "surname", None, RAW_CONFIDENCE, False, True, document_type="passport"
+    )
     assert examples["date_of_birth"].correct and examples["date_of_birth"].valid is True
 
 
