@@ -93,10 +93,11 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# WhiteNoise reads the files straight from the finders: the UI's few files need no collectstatic step.
+# WhiteNoise serves the files straight from the finders, so the UI's few files need no
+# collectstatic step; set DOCINTEL_STATIC_ROOT only to collect them for a proxy in front.
 WHITENOISE_USE_FINDERS = True
+STATIC_ROOT = env_optional("DOCINTEL_STATIC_ROOT")
 
 # Documents are stored encrypted through Django's storage API; this folder never holds plaintext.
 STORAGES = {
