@@ -6,9 +6,11 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from apps.documents.models import Document, Extraction
+from apps.audit.models import AuditEvent
+from apps.documents import blobs
+from apps.documents.models import Document, Extraction, Field, Page
 from apps.extraction.results import FieldView, document_result
 
 
@@ -25,6 +27,67 @@ def document_get_for_user(*, user: User | AnonymousUser, document_id: str) -> Do
     except ValueError:
         return None
     return documents_visible_to(user=user).filter(pk=document_id).first()
+
+
+def documents_filtered(
+    *, user: User | AnonymousUser, statuses: list[str] | None = None, document_type: str = "", name: str = ""
+) -> QuerySet[Document]:
+    """The caller's documents, newest first, narrowed by status, type and a part of the file name."""
+    documents = documents_visible_to(user=user)
+    if statuses:
+        documents = documents.filter(status__in=statuses)
+    if document_type:
+        documents = documents.filter(document_type=document_type)
+    if name:
+        documents = documents.filter(original_name__icontains=name)
+    return documents.order_by("-created_at", "-pk")
+
+
+def documents_get_many_for_user(*, user: User | AnonymousUser, document_ids: list[str]) -> list[Document]:
+    """The caller's documents among ``document_ids``; ids that are malformed or not theirs are left out."""
+    valid = []
+    for document_id in document_ids:
+        try:
+            valid.append(uuid.UUID(str(document_id)))
+        except ValueError:
+            continue
+    return list(documents_visible_to(user=user).filter(pk__in=valid))
+
+
+def document_page_png(*, document: Document, number: int) -> bytes | None:
+    """The decrypted page image (PNG) of a document the caller was already authorised for; None
+    when the page does not exist (not prepared yet, or past the last page)."""
+    page = Page.objects.filter(document=document, number=number).first()
+    if page is None:
+        return None
+    try:
+        return blobs.blob_read(document=document, name=page.blob_name)
+    except blobs.BlobMissingError:
+        return None
+
+
+def document_field_get(*, document: Document, name: str) -> Field | None:
+    """A field of the document's latest extraction, by name."""
+    extraction = document_latest_extraction(document=document)
+    if extraction is None:
+        return None
+    return extraction.fields.filter(name=name).first()
+
+
+def document_audit_history(*, document: Document) -> QuerySet[AuditEvent]:
+    """Everything the audit trail recorded about the document: its own events (upload, every
+    status change) and those of its review tasks (claims, corrections, decisions), oldest first."""
+    from apps.review.models import ReviewTask  # review depends on documents, not the other way round
+
+    task_ids = [str(pk) for pk in ReviewTask.objects.filter(document=document).values_list("pk", flat=True)]
+    return (
+        AuditEvent.objects.filter(
+            Q(object_type="document", object_id=str(document.pk))
+            | Q(object_type="review_task", object_id__in=task_ids)
+        )
+        .select_related("actor")
+        .order_by("id")
+    )
 
 
 def document_latest_extraction(*, document: Document) -> Extraction | None:

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
 from apps.documents import blobs, error_codes
-from apps.documents.filetypes import sniff_mime_type
+from apps.documents.filetypes import count_pages, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.state import document_transition
 from apps.extraction.schemas import DOCUMENT_TYPES
@@ -50,6 +50,12 @@ def _validate_upload(content: bytes, document_type_hint: str) -> str:
         raise UploadRejectedError(
             error_codes.UNSUPPORTED_FILE_TYPE,
             "unsupported file type; upload a JPEG, PNG, TIFF, WebP image or a PDF",
+        )
+    pages = count_pages(content, mime_type)
+    if pages is not None and pages > settings.DOCINTEL_MAX_PAGES:
+        raise UploadRejectedError(
+            error_codes.TOO_MANY_PAGES,
+            f"the file has {pages} pages; the limit is {settings.DOCINTEL_MAX_PAGES}",
         )
     if document_type_hint and document_type_hint not in DOCUMENT_TYPES:
         raise UploadRejectedError(

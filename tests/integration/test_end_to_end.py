@@ -28,7 +28,7 @@ def _file(content: bytes, name: str) -> io.BytesIO:
 
 
 def _upload(client, content: bytes, name: str) -> Document:
-    response = client.post(reverse("ingestion:document_list"), {"file": _file(content, name)})
+    response = client.post(reverse("ingestion:upload"), {"file": _file(content, name)})
     assert response.status_code == 302, response.content[:500]
     return Document.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
 

@@ -36,7 +36,7 @@ def test_login_page_logs_an_operator_in(client, operator):
 
 
 def test_upload_creates_a_queued_document_and_shows_it(operator_client, tenant):
-    response = operator_client.post(reverse("ingestion:document_list"), {"file": _file(_png(), "scan.png")})
+    response = operator_client.post(reverse("ingestion:upload"), {"file": _file(_png(), "scan.png")})
     document = Document.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("ingestion:document_detail", args=[document.pk])
@@ -46,9 +46,7 @@ def test_upload_creates_a_queued_document_and_shows_it(operator_client, tenant):
 
 
 def test_uploading_a_text_file_is_refused_with_a_message(operator_client):
-    response = operator_client.post(
-        reverse("ingestion:document_list"), {"file": _file(b"just text", "notes.txt")}
-    )
+    response = operator_client.post(reverse("ingestion:upload"), {"file": _file(b"just text", "notes.txt")})
     assert response.status_code == 415
     assert b"unsupported file type" in response.content
     assert Document.objects.count() == 0
@@ -80,7 +78,7 @@ def test_upload_larger_than_the_limit_is_refused_before_it_is_read(operator_clie
     settings.DOCINTEL_MAX_UPLOAD_BYTES = 1000
     settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 2000
     response = operator_client.post(
-        reverse("ingestion:document_list"), {"file": _file(b"\x89PNG" + b"0" * 5000, "big.png")}
+        reverse("ingestion:upload"), {"file": _file(b"\x89PNG" + b"0" * 5000, "big.png")}
     )
     assert response.status_code == 413
     assert b"larger than" in response.content

@@ -1,0 +1,228 @@
+"""Shaping a document's §3.1 result for the operators' pages: rows, bands, labels and boxes.
+
+Pure functions over the result dict and a few model rows, so the templates stay free of logic
+and the same bands and labels are used everywhere (document page, and later the review screen).
+A field's colour says how far its calibrated confidence is from what auto-approval demands:
+``high`` is enough to approve without a person, ``medium`` deserves a glance, ``low`` needs
+checking against the image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+
+from apps.audit.models import AuditEvent
+from apps.documents.models import Document
+from apps.documents.state import IN_FLIGHT
+from apps.extraction.schemas import FIELDS, REQUIRED_FIELDS
+
+# Below the auto-approve threshold but at least this likely right: worth a glance, not a re-read.
+MEDIUM_CONFIDENCE = 0.7
+
+SOURCE_LABELS = {
+    "mrz": "MRZ",
+    "barcode": "Barcode",
+    "text_layer": "PDF text",
+    "ocr": "OCR",
+    "model": "Model",
+}
+
+# (group, label) per check name; groups are shown in this order.
+CHECK_GROUPS = ("Identity cross-checks", "Arithmetic and formats", "Decision rules", "Other")
+CHECK_LABELS: dict[str, tuple[str, str]] = {
+    "mrz_found": ("Identity cross-checks", "Machine-readable zone found"),
+    "mrz_check_digits": ("Identity cross-checks", "MRZ check digits"),
+    "mrz_matches_visual_zone": ("Identity cross-checks", "MRZ matches the printed page"),
+    "barcode_found": ("Identity cross-checks", "PDF417 barcode found"),
+    "barcode_fields": ("Identity cross-checks", "Barcode fields readable"),
+    "barcode_vs_front": ("Identity cross-checks", "Barcode matches the printed front"),
+    "totals_arithmetic": ("Arithmetic and formats", "Totals add up"),
+    "iban_checksum": ("Arithmetic and formats", "IBAN check digits"),
+    "statement_period_order": ("Arithmetic and formats", "Statement period in order"),
+    "document_type_hint": ("Decision rules", "Type agrees with the upload's hint"),
+    "required_fields_present": ("Decision rules", "Required fields present"),
+    "document_not_expired": ("Decision rules", "Document not expired"),
+    "fields_valid": ("Decision rules", "Every field valid"),
+}
+
+STATUS_LABELS = {
+    "received": "Received",
+    "queued": "Queued",
+    "processing": "Processing",
+    "extracted": "Extracted",
+    "auto_approved": "Auto-approved",
+    "needs_review": "Needs review",
+    "approved": "Approved",
+    "rejected": "Rejected",
+    "failed": "Failed",
+}
+
+# Audit actions in an operator's words.
+ACTION_LABELS = {
+    "document.uploaded": "Uploaded",
+    "document.status_changed": "Status changed",
+    "review.task_created": "Sent to review",
+    "review.task_claimed": "Review claimed",
+    "review.task_released": "Review released",
+}
+
+
+def humanise(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(status, humanise(status))
+
+
+def confidence_band(confidence: float | None) -> str:
+    if confidence is None:
+        return "none"
+    if confidence >= settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE:
+        return "high"
+    if confidence >= MEDIUM_CONFIDENCE:
+        return "medium"
+    return "low"
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    key: int  # 1-based position in the table; the keyboard and the boxes refer to it
+    name: str
+    label: str
+    value: str | None
+    confidence: float | None
+    band: str
+    source: str
+    source_label: str
+    valid: bool | None
+    page: int
+    bbox: list[float] | None
+    required: bool
+
+    @property
+    def percent(self) -> str:
+        return "—" if self.confidence is None else f"{self.confidence * 100:.0f}%"
+
+    @property
+    def box_style(self) -> str:
+        """CSS placing the field's box over its page, in percentages so it scales with the image."""
+        if self.bbox is None:
+            return ""
+        x0, y0, x1, y1 = self.bbox
+        return (
+            f"left:{x0 * 100:.2f}%;top:{y0 * 100:.2f}%;"
+            f"width:{(x1 - x0) * 100:.2f}%;height:{(y1 - y0) * 100:.2f}%"
+        )
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    name: str
+    label: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class CheckGroup:
+    title: str
+    checks: list[CheckRow]
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    at: datetime
+    label: str
+    detail: str
+    actor: str
+
+
+def field_rows(result: dict[str, Any]) -> list[FieldRow]:
+    """The result's fields in the order of the type's schema (then any others), numbered."""
+    fields: dict[str, dict[str, Any]] = result.get("fields") or {}
+    document_type = result.get("document_type") or ""
+    order = [n for n in FIELDS.get(document_type, ()) if n in fields]
+    order += [n for n in fields if n not in order]
+    required = set(REQUIRED_FIELDS.get(document_type, ()))
+    rows = []
+    for key, name in enumerate(order, start=1):
+        f = fields[name]
+        rows.append(
+            FieldRow(
+                key=key,
+                name=name,
+                label=humanise(name),
+                value=f.get("value"),
+                confidence=f.get("confidence"),
+                band=confidence_band(f.get("confidence")),
+                source=f.get("source") or "",
+                source_label=SOURCE_LABELS.get(f.get("source") or "", f.get("source") or "—"),
+                valid=f.get("valid"),
+                page=int(f.get("page") or 1),
+                bbox=f.get("bbox"),
+                required=name in required,
+            )
+        )
+    return rows
+
+
+def check_groups(result: dict[str, Any]) -> list[CheckGroup]:
+    grouped: dict[str, list[CheckRow]] = {title: [] for title in CHECK_GROUPS}
+    for check in result.get("checks") or []:
+        group, label = CHECK_LABELS.get(check["name"], ("Other", humanise(check["name"])))
+        grouped[group].append(
+            CheckRow(check["name"], label, bool(check["passed"]), check.get("detail") or "")
+        )
+    return [CheckGroup(title, rows) for title, rows in grouped.items() if rows]
+
+
+def history_rows(events: Iterable[AuditEvent]) -> list[HistoryRow]:
+    rows = []
+    for event in events:
+        data = event.data or {}
+        if event.action == "document.status_changed":
+            detail = f"{status_label(data.get('from', ''))} → {status_label(data.get('to', ''))}"
+            if data.get("error_code"):
+                detail += f" ({data['error_code']})"
+        elif event.action == "document.uploaded":
+            detail = f"{data.get('mime_type', '')}, {data.get('size_bytes', 0):,} bytes"
+        else:
+            detail = ", ".join(
+                f"{k}: {v}" for k, v in data.items() if k not in {"document"} and v not in (None, "")
+            )
+        rows.append(
+            HistoryRow(
+                at=event.created_at,
+                label=ACTION_LABELS.get(event.action, humanise(event.action.replace(".", "_"))),
+                detail=detail,
+                actor=event.actor.get_username() if event.actor is not None else "system",
+            )
+        )
+    return rows
+
+
+def is_in_flight(status: str) -> bool:
+    return status in IN_FLIGHT
+
+
+def status_payload(document: Document, *, url: str) -> dict[str, Any]:
+    """What the status endpoint says about one document: enough to update its row without a reload."""
+    return {
+        "id": str(document.pk),
+        "file": document.original_name,
+        "status": document.status,
+        "status_label": status_label(document.status),
+        "in_flight": is_in_flight(document.status),
+        "document_type": document.document_type or None,
+        "decision": document.decision or None,
+        "error": {"code": document.error_code, "message": document.error_message}
+        if document.error_code
+        else None,
+        "url": url,
+    }
