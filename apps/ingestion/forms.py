@@ -8,11 +8,11 @@ from django import forms
 
 from apps.documents.models import DocumentStatus
 from apps.extraction.schemas import DOCUMENT_TYPES
-from apps.ingestion.presentation import status_label
+from apps.ingestion.presentation import document_type_label, status_label
 
 # What the file picker offers; the server still decides from the bytes (a renamed file is caught).
 ACCEPTED_EXTENSIONS = ".jpg,.jpeg,.png,.tif,.tiff,.webp,.pdf,.zip"
-TYPE_CHOICES = [(t, t.replace("_", " ").capitalize()) for t in DOCUMENT_TYPES]
+TYPE_CHOICES = [(t, document_type_label(t)) for t in DOCUMENT_TYPES]
 # "In progress" groups the states the pipeline still owes work on; the rest are single states.
 IN_FLIGHT_FILTER = "in_flight"
 

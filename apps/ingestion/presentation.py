@@ -9,12 +9,15 @@ checking against the image.
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 
 from apps.audit.models import AuditEvent
 from apps.documents.models import Document
@@ -72,8 +75,17 @@ ACTION_LABELS = {
 }
 
 
+DOCUMENT_TYPE_LABELS = {"id_card": "ID card"}
+
+
 def humanise(name: str) -> str:
     return name.replace("_", " ").capitalize()
+
+
+def document_type_label(document_type: str | None) -> str:
+    if not document_type:
+        return ""
+    return DOCUMENT_TYPE_LABELS.get(document_type, humanise(document_type))
 
 
 def status_label(status: str) -> str:
@@ -191,7 +203,7 @@ def history_rows(events: Iterable[AuditEvent]) -> list[HistoryRow]:
             if data.get("error_code"):
                 detail += f" ({data['error_code']})"
         elif event.action == "document.uploaded":
-            detail = f"{data.get('mime_type', '')}, {data.get('size_bytes', 0):,} bytes"
+            detail = f"{data.get('mime_type', '')}, {filesizeformat(data.get('size_bytes', 0))}"
         else:
             detail = ", ".join(
                 f"{k}: {v}" for k, v in data.items() if k not in {"document"} and v not in (None, "")
@@ -207,6 +219,36 @@ def history_rows(events: Iterable[AuditEvent]) -> list[HistoryRow]:
     return rows
 
 
+def _describe(data: dict[str, Any]) -> str:
+    """An audit event's details in words: ids are left out (the page is already about the
+    document), lists joined, timestamps shortened to the minute."""
+    parts = []
+    for key, value in data.items():
+        if value in (None, "", []) or _is_id(value):
+            continue
+        if isinstance(value, list):
+            text = "; ".join(str(v) for v in value)
+        elif isinstance(value, str) and _ISO_TIMESTAMP.match(value):
+            text = value[:16].replace("T", " ")
+        else:
+            text = str(value)
+        parts.append(f"{humanise(key)}: {text}")
+    return " · ".join(parts)
+
+
+_ISO_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def _is_id(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
 def is_in_flight(status: str) -> bool:
     return status in IN_FLIGHT
 
@@ -220,6 +262,7 @@ def status_payload(document: Document, *, url: str) -> dict[str, Any]:
         "status_label": status_label(document.status),
         "in_flight": is_in_flight(document.status),
         "document_type": document.document_type or None,
+        "document_type_label": document_type_label(document.document_type),
         "decision": document.decision or None,
         "error": {"code": document.error_code, "message": document.error_message}
         if document.error_code

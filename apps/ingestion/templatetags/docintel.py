@@ -18,3 +18,9 @@ def humanise(name: str | None) -> str:
 @register.filter
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{value * 100:.0f}%"
+
+
+@register.filter
+def type_label(document_type: str | None) -> str:
+    """A document type as operators read it (``id_card`` → ``ID card``)."""
+    return presentation.document_type_label(document_type)

@@ -20,10 +20,7 @@ if (filters) {
     const row = rows.find((candidate) => candidate.dataset.statusId === doc.id);
     if (!row) return;
     paintStatus(row.querySelector(".status"), doc.status, doc.status_label);
-    if (doc.document_type) {
-      const type = doc.document_type.replace(/_/g, " ");
-      row.querySelector("[data-role=type]").textContent = type.charAt(0).toUpperCase() + type.slice(1);
-    }
+    if (doc.document_type) row.querySelector("[data-role=type]").textContent = doc.document_type_label;
   });
   for (const row of rows) if (row.dataset.statusId) poller.watch(row.dataset.statusId);
 

@@ -152,7 +152,7 @@ function enhance(form) {
     // A zip: its row sums up, and every member gets a row of its own beneath it.
     setProgress(row, 1);
     row.classList.add("is-done");
-    setPill(row, "processing", "Unpacked");
+    setPill(row, "unpacked", "Unpacked");
     setDetail(
       row,
       `${count(body.documents.length, "document")}${body.refused.length ? `, ${count(body.refused.length, "file")} refused` : ""}`,
@@ -196,7 +196,7 @@ function enhance(form) {
       const parts = [];
       if (row.dataset.note) parts.push(row.dataset.note);
       if (doc.error) parts.push(doc.error.message);
-      else if (doc.document_type) parts.push(doc.document_type.replace(/_/g, " "));
+      else if (doc.document_type) parts.push(doc.document_type_label);
       if (parts.length) setDetail(row, parts.join(" · "));
       row.classList.toggle("is-done", !doc.in_flight);
       row.classList.toggle("is-refused", doc.status === "failed");
