@@ -39,7 +39,7 @@ _DETECT_MAX_UPSCALE = 2.5
 _PAGE_MIN_SIDE = 736  # RapidOCR's own default for whole-page OCR
 # Whole-page OCR works on at most this many pixels: an A4 page at about 150 dpi, where body text
 # is ~20 px tall, enough for the recogniser; more pixels cost detection time and gain nothing.
-_PAGE_MAX_PIXELS = 2_200_000
+PAGE_MAX_PIXELS = 2_200_000
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class Ocr:
         """
         h, w = image.shape[:2]
         scale = max(1.0, _PAGE_MIN_SIDE / min(h, w))
-        scale = min(scale, math.sqrt(_PAGE_MAX_PIXELS / (h * w)))
+        scale = min(scale, math.sqrt(PAGE_MAX_PIXELS / (h * w)))
         scaled = (
             image
             if scale == 1.0

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engines.document_crop import document_box
 from engines.images import rotate, unrotate_bbox
 from engines.layout import PageText, page_from_ocr
 from engines.mrz.geometry import LineGeom, crop_line
-from engines.ocr import Ocr, TextLine, get_ocr
+from engines.ocr import PAGE_MAX_PIXELS, Ocr, TextLine, get_ocr
 from engines.types import BBox
 
 _SAMPLE = 8  # long lines sampled to judge orientation
@@ -31,7 +32,8 @@ _MIN_CHARS = 4  # lines shorter than this say little about orientation
 
 @dataclass(frozen=True)
 class PageFrame:
-    """How the reading frame of a page relates to the page as stored: first turned clockwise by
+    """How the reading frame of a page relates to the page as stored: first cropped to the
+    document (``crop``, page fractions, when it lay on a background), then turned clockwise by
     ``turn`` degrees (0, 90, 180, 270), then straightened by ``skew`` degrees (a photo held a
     little askew). ``width`` and ``height`` are the turned page's pixels."""
 
@@ -39,12 +41,25 @@ class PageFrame:
     skew: float
     width: int
     height: int
+    crop: BBox | None = None
 
     def to_stored(self, bbox: BBox) -> BBox:
         """A box in the reading frame (page fractions), as a box on the page as stored."""
         if self.skew:
             bbox = _rotate_box(bbox, self.skew, self.width, self.height)
-        return unrotate_bbox(bbox, self.turn) if self.turn else bbox
+        if self.turn:
+            bbox = unrotate_bbox(bbox, self.turn)
+        if self.crop is None:
+            return bbox
+        cx0, cy0, cx1, cy1 = self.crop
+        x0, y0, x1, y1 = bbox
+        w, h = cx1 - cx0, cy1 - cy0
+        return (
+            round(cx0 + x0 * w, 4),
+            round(cy0 + y0 * h, 4),
+            round(cx0 + x1 * w, 4),
+            round(cy0 + y1 * h, 4),
+        )
 
 
 def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tuple[PageText, PageFrame]:
@@ -52,8 +67,14 @@ def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tu
 
     Straightening moves only the lines' geometry, not pixels (the text is already read): rows of
     a receipt photographed 8 degrees askew would otherwise pair a label with the amount of the
-    row above or below it."""
+    row above or below it. A photo too large for the OCR's pixel budget is first cropped to the
+    document lying on its background, so the budget goes to the document's text."""
     ocr = ocr or get_ocr()
+    crop = _document_crop(image)
+    if crop is not None:
+        full_height, full_width = image.shape[:2]
+        x0, y0, x1, y1 = crop
+        image = image[y0:y1, x0:x1]
     lines = ocr.read_page(image)
     degrees = _turn_needed(image, lines, ocr)
     if degrees:
@@ -69,7 +90,21 @@ def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tu
         height=height,
         page=page,
     )
-    return text, PageFrame(turn=degrees, skew=skew, width=width, height=height)
+    frame_crop = None
+    if crop is not None:
+        frame_crop = (
+            crop[0] / full_width,
+            crop[1] / full_height,
+            crop[2] / full_width,
+            crop[3] / full_height,
+        )
+    return text, PageFrame(turn=degrees, skew=skew, width=width, height=height, crop=frame_crop)
+
+
+def _document_crop(image: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Where to crop a photo larger than the OCR's pixel budget (None: read it whole)."""
+    height, width = image.shape[:2]
+    return document_box(image) if height * width > PAGE_MAX_PIXELS else None
 
 
 def _skew_degrees(lines: list[TextLine]) -> float:

@@ -49,7 +49,14 @@ _YEAR = r"(?P<y>(?:19|20)\d\d|'?\d\d(?!\d))"
 _MONTH = rf"(?P<m>{_MONTH_ALT})\.?"
 
 _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ymd", re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)[-/.](?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)(?!\d)")),
+    # 2026-12-31, also with a time OCR glued on ("2026-12-3109:08")
+    (
+        "ymd",
+        re.compile(
+            r"(?<!\d)(?P<y>(?:19|20)\d\d)[-/.](?P<m>[01]?\d)[-/.]"
+            r"(?P<d>[0-3]?\d(?!\d)|[0-3]\d(?=[0-2]\d:[0-5]\d))"
+        ),
+    ),
     # 31/12/2026, 12/31/2026, 31.12.2026, 31-12-26; a time may be glued after a 4-digit year.
     (
         "num",

@@ -235,6 +235,11 @@ CELL_LABELS: dict[str, tuple[str, ...]] = {
 }
 
 
+# A tax abbreviation in capitals that OCR glued to the word before it ("dontTVA 20%", "inkl.MwSt"):
+# case tells the word boundary that the folded text has lost.
+_GLUED_TAX = re.compile(r"(?<=[a-zß-ÿ.])(?:TVA|VAT|GST|MWST|MwSt|IVA|BTW|USt)(?![a-z])")
+
+
 def label_hits(line: Line) -> list[LabelHit]:
     """The labels on one line, left to right; where labels overlap, the longest wins (a phrase
     that belongs to two keys, such as "customer", is a hit for both)."""
@@ -248,6 +253,12 @@ def label_hits(line: Line) -> list[LabelHit]:
         for match in pattern.finditer(folded):
             if match.end() > match.start():
                 found.append(LabelHit(key, line, match.start(), match.end()))
+    spans = {(h.key, h.start, h.end) for h in found}
+    found.extend(
+        LabelHit("tax", line, m.start(), m.end())
+        for m in _GLUED_TAX.finditer(line.text)
+        if ("tax", m.start(), m.end()) not in spans
+    )
     found.sort(key=lambda h: (-h.strength, h.start))
     kept: list[LabelHit] = []
     for hit in found:

@@ -562,3 +562,15 @@ def test_due_date_inside_a_sentence_after_another_label(sentence: str, due: str)
         source="text_layer",
     )
     assert read_invoice([page]).fields["due_date"].value == due
+
+
+def test_a_tax_abbreviation_glued_to_the_word_before_it_is_still_a_label() -> None:
+    from engines.business.labels import label_hits
+
+    line = Line(text="dontTVA20%", score=0.99, bbox=(0.1, 0.7, 0.3, 0.72), page=1)
+    plain = Line(text="dont TVA 20%", score=0.99, bbox=(0.1, 0.7, 0.3, 0.72), page=1)
+    for printed in (line, plain):  # "dont" ("of which") qualifies the tax as included
+        assert [(h.key, printed.text[h.start : h.end].strip()) for h in label_hits(printed)] == [
+            ("incl", "dont"),
+            ("tax", "TVA"),
+        ]

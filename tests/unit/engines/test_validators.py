@@ -58,6 +58,7 @@ def test_every_printed_form_of_a_date_parses_to_the_same_day(text: str) -> None:
         ("11-04-1817:42SH01", date(2018, 4, 11)),  # ... and to a two-digit year
         ("Order 100007017/04/2018 07:13 PM", date(2018, 4, 17)),  # ... and a number before it
         ("05Mar201818:24", date(2018, 3, 5)),
+        ("2023-08-0109:08", date(2023, 8, 1)),  # ... and to an ISO date
         ("1er janvier 2026", date(2026, 1, 1)),
         ("3 mrt. 2026", date(2026, 3, 3)),
         ("15. März 2026", date(2026, 3, 15)),
