@@ -37,3 +37,20 @@ def is_reviewer(*, user: User | AnonymousUser, tenant: Tenant | None) -> bool:
 
 def is_supervisor(*, user: User | AnonymousUser, tenant: Tenant | None) -> bool:
     return role_in_tenant(user=user, tenant=tenant) in SUPERVISOR_ROLES
+
+
+def tenant_with_role(*, user: User | AnonymousUser, roles: frozenset[str]) -> tuple[Tenant, str] | None:
+    """The first tenant (by name) in which ``user`` holds one of ``roles``, with that role.
+
+    The review pages work in one tenant at a time; a user who uploads for one organisation and
+    reviews for another lands on the one they review for, not on a 403.
+    """
+    if not user.is_authenticated:
+        return None
+    membership = (
+        Membership.objects.filter(user=user, role__in=roles)
+        .select_related("tenant")
+        .order_by("tenant__name")
+        .first()
+    )
+    return (membership.tenant, membership.role) if membership is not None else None
