@@ -205,9 +205,7 @@ def history_rows(events: Iterable[AuditEvent]) -> list[HistoryRow]:
         elif event.action == "document.uploaded":
             detail = f"{data.get('mime_type', '')}, {filesizeformat(data.get('size_bytes', 0))}"
         else:
-            detail = ", ".join(
-                f"{k}: {v}" for k, v in data.items() if k not in {"document"} and v not in (None, "")
-            )
+            detail = _describe(data)
         rows.append(
             HistoryRow(
                 at=event.created_at,

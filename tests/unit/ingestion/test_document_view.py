@@ -123,3 +123,20 @@ def test_documents_list_shows_no_other_tenants_documents(operator_client, other_
     make_read_document(other_tenant, name="theirs.png")
     response = operator_client.get(reverse("ingestion:document_list"))
     assert b"theirs.png" not in response.content and response.context["page"].paginator.count == 0
+
+
+def test_history_says_why_a_document_went_to_review_without_ids(operator_client, document):
+    audit_record(
+        tenant=document.tenant, actor=None, action="review.task_created", object_type="document",
+        object_id=str(document.pk),
+        data={
+            "document": str(document.pk), "queue": "4f39d1ad-1855-4571-8c4a-6983611ef3f1", "kind": "review",
+            "reasons": ["surname below confidence threshold", "date_of_birth invalid"],
+            "due_at": "2026-12-01T08:54:12.389830+00:00",
+        },
+    )  # fmt: skip
+    html = operator_client.get(reverse("ingestion:document_detail", args=[document.pk])).content.decode()
+    entry = html[html.index("Sent to review") :].split("</li>")[0]
+    assert "Reasons: surname below confidence threshold; date_of_birth invalid" in entry
+    assert "Due at: 2026-12-01 08:54" in entry and "Kind: review" in entry
+    assert "4f39d1ad" not in entry and "document" not in entry.lower()
