@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import re
 import zipfile
 
@@ -24,6 +25,7 @@ from tests.unit.ingestion.factories import make_read_document
 pytestmark = pytest.mark.e2e
 
 DECIDED = re.compile(r"^(auto_approved|needs_review)$")
+SETTLED = re.compile(r"^(auto_approved|needs_review|approved|rejected|failed)$")
 # The worker reads documents one page of OCR at a time on a small shared CPU machine.
 PROCESSING_TIMEOUT_MS = 240_000
 # Records every status each upload row shows, so the test can tell the status really changed live.
@@ -108,7 +110,8 @@ def test_operator_uploads_files_watches_them_get_decided_and_opens_the_result(
     documents = ("00000-passport.jpg", "00005-receipt.jpg", "more-scans.zip/00001-id_card.jpg")
     for name in documents:
         status = _row(page, name).locator(".status")
-        expect(status).to_have_attribute("data-status", DECIDED, timeout=PROCESSING_TIMEOUT_MS)
+        expect(status).to_have_attribute("data-status", SETTLED, timeout=PROCESSING_TIMEOUT_MS)
+        expect(status).to_have_attribute("data-status", DECIDED, timeout=1)  # decided, not failed
     expect(page.locator("#queue-summary")).to_contain_text("3 of 3 documents decided")
     screenshot(page, "03-upload-decided")
     seen = page.evaluate("window.seenStatuses")
@@ -123,10 +126,13 @@ def test_operator_uploads_files_watches_them_get_decided_and_opens_the_result(
     image = page.locator(".page-canvas img").first
     expect(image).to_be_visible()
     page.wait_for_function("document.querySelector('.page-canvas img').naturalWidth > 0")
-    expect(page.locator(".page-canvas .box")).to_have_count(8)
-    expect(page.locator("#fields tbody tr")).to_have_count(8)
+    truth = json.loads((SAMPLES / "truth.json").read_text())["00000-passport.jpg"]["fields"]
+    for name, value in truth.items():  # every field the sample holds, read and shown
+        expect(page.locator(f'#fields tr[data-field="{name}"] .value')).to_have_text(value)
+    boxed = page.locator("#fields tr[data-has-box]").count()
+    assert boxed >= len(truth) - 1
+    expect(page.locator(".page-canvas .box")).to_have_count(boxed)
     surname = page.locator('#fields tr[data-field="surname"]')
-    expect(surname.locator(".value")).to_have_text("VAN HANSEN RAMIREZ")
     expect(page.locator('[data-check="mrz_check_digits"]')).to_have_class(re.compile("check-pass"))
     expect(page.locator("#history")).to_contain_text("Uploaded")
     surname.hover()
