@@ -223,6 +223,9 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
         extraction.calibration_version = assessment.calibration_version
         extraction.validated_at = timezone.now()
         extraction.save(update_fields=["checks", "calibration_version", "validated_at"])
+        # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
+        document.document_type_confidence = assessment.result.document_type_confidence
+        document.save(update_fields=["document_type_confidence", "updated_at"])
         _record_timing(document, "validate", _elapsed_ms(started))
     return StepOutcome(ran=True, next_task=DECIDE)
 

@@ -28,7 +28,7 @@ from typing import Any
 from django.conf import settings
 
 from apps.documents.filetypes import sniff_mime_type
-from apps.extraction.calibration import Calibration, Example
+from apps.extraction.calibration import Calibration, Example, TypeExample
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
 from apps.extraction.validation import validate_result
@@ -240,6 +240,17 @@ def calibration_examples(samples: Iterable[Sample]) -> list[Example]:
                 )
             )
     return examples
+
+
+def type_examples(samples: Iterable[Sample]) -> list[TypeExample]:
+    """Every classified document, labelled right or wrong against its true type."""
+    return [
+        TypeExample(
+            s.result.document_type, s.result.document_type_confidence, s.result.document_type == s.truth_type
+        )
+        for s in samples
+        if s.result is not None
+    ]
 
 
 def score(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 
@@ -16,7 +16,7 @@ from engines.types import EngineResult
 
 @dataclass(frozen=True)
 class Assessment:
-    result: EngineResult  # with each field's ``valid`` settled and business checks appended
+    result: EngineResult  # ``valid`` settled, business checks appended, type confidence calibrated
     confidences: dict[str, float]  # calibrated, per field name
     decision: Decision
     calibration_version: str
@@ -28,6 +28,12 @@ def result_assess(
     """Validate, calibrate (with the shipped maps unless ``calibration`` is given) and decide."""
     calibration = calibration or calibration_maps.current()
     validated = validate_result(result, today=today)
+    validated = replace(
+        validated,
+        document_type_confidence=calibration.calibrate_type(
+            document_type=validated.document_type, raw_confidence=validated.document_type_confidence
+        ),
+    )
     confidences = {
         name: calibration.calibrate(
             source=f.source,

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from apps.extraction.calibration import Calibration, Example, current, fit, isotonic
+from apps.extraction.calibration import Calibration, Example, TypeExample, current, fit, isotonic
 from apps.extraction.services import result_assess
 from engines.types import Check, EngineResult, FieldResult
 
@@ -107,3 +107,13 @@ def test_examples_with_the_same_raw_score_share_one_calibrated_value():
     fitted = isotonic([(0.85, i % 4 != 0) for i in range(40)] + [(0.95, True)] * 10)
     assert fitted.knots.count(0.85) == 1
     assert 0.7 < fitted(0.85) < 0.8
+
+
+def test_type_confidence_is_calibrated_per_document_type() -> None:
+    # receipts named at 0.6 were right one time in two; passports at 0.6 every time
+    types = [TypeExample("receipt", 0.6, i % 2 == 0) for i in range(40)]
+    types += [TypeExample("passport", 0.6, True) for _ in range(40)]
+    fitted = fit([], version="t", types=types)
+    assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.6) < 0.6
+    assert fitted.calibrate_type(document_type="passport", raw_confidence=0.6) > 0.9
+    assert fitted.calibrate_type(document_type="invoice", raw_confidence=0.6) == 0.6  # unfitted: raw

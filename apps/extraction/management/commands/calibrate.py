@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.extraction import calibration as calibration_maps
-from apps.extraction.evaluation import calibration_examples, run_engine
+from apps.extraction.evaluation import calibration_examples, run_engine, type_examples
 from apps.extraction.management.commands.evaluate import _progress
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
 
@@ -42,7 +42,7 @@ class Command(BaseCommand):
         if not examples:
             raise CommandError("the engine returned no fields on these folders: nothing to fit")
         version = options["version_name"] or f"isotonic-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M}"
-        fitted = calibration_maps.fit(examples, version=version)
+        fitted = calibration_maps.fit(examples, version=version, types=type_examples(samples))
         calibration_maps.save(fitted, options["out"])
         right = Counter(e.correct for e in examples)
         self.stdout.write(
