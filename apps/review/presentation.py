@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from apps.extraction.schemas import FIELDS, REQUIRED_FIELDS
 from apps.ingestion.presentation import SOURCE_LABELS, confidence_band, humanise
+from apps.ingestion.presentation import document_type_label as ingestion_type_label
 from apps.review import rules
 from apps.review.models import RejectReason, ReviewTask, TaskKind, TaskStatus
 from apps.review.selectors import FieldUnderReview
@@ -33,6 +34,12 @@ _FLAG_TEXT = {
     "not found": "Not found",
 }
 
+# Around a field's box: a little of the line either side (a label printed beside a value says
+# what it is), a third of the box's height above and below, and no more: a margin in page
+# fractions would pull in half of the neighbouring MRZ line, which is noise to compare against.
+CROP_PAD_X = 0.015
+CROP_PAD_Y_OF_HEIGHT = 0.35
+
 REJECT_REASON_HELP = {
     RejectReason.ILLEGIBLE: "The image cannot be read reliably",
     RejectReason.WRONG_DOCUMENT_TYPE: "Not the document this flow expects",
@@ -42,6 +49,13 @@ REJECT_REASON_HELP = {
     RejectReason.DUPLICATE: "Already submitted",
     RejectReason.OTHER: "Say why in the note",
 }
+
+
+def crop_box(bbox: Sequence[float]) -> tuple[float, float, float, float]:
+    """The region of the page shown beside a field: its box, padded, within the page."""
+    x0, y0, x1, y1 = bbox
+    pad_y = (y1 - y0) * CROP_PAD_Y_OF_HEIGHT
+    return (max(x0 - CROP_PAD_X, 0.0), max(y0 - pad_y, 0.0), min(x1 + CROP_PAD_X, 1.0), min(y1 + pad_y, 1.0))
 
 
 @dataclass(frozen=True)
@@ -76,6 +90,11 @@ class ReviewFieldRow:
     @property
     def width(self) -> str:
         return "0" if self.confidence is None else f"{self.confidence * 100:.0f}"
+
+    @property
+    def crop(self) -> str:
+        """The padded crop region as "x0,y0,x1,y1", for the screen's script to draw."""
+        return ",".join(f"{v:.4f}" for v in crop_box(self.bbox)) if self.bbox else ""
 
     @property
     def box_style(self) -> str:
@@ -238,4 +257,4 @@ def task_status_label(task: ReviewTask) -> str:
 
 
 def document_type_label(document_type: str) -> str:
-    return humanise(document_type) if document_type else "Unclassified"
+    return ingestion_type_label(document_type) if document_type else "Unclassified"

@@ -45,10 +45,11 @@ from apps.review.forms import (
     QueueForm,
     RejectForm,
 )
-from apps.review.models import ReviewTask, TaskStatus
+from apps.review.models import ReviewQueue, ReviewTask, TaskStatus
 from apps.review.permissions import REVIEWER_ROLES, SUPERVISOR_ROLES, tenant_with_role
 from apps.review.presentation import (
     KIND_LABELS,
+    crop_box,
     deadline,
     document_type_label,
     duration_text,
@@ -137,7 +138,10 @@ def refusal_message(*, error: ReviewError, task: ReviewTask | None, user: User) 
             and task.lease_expires_at > now
         ):
             holder = task.lease_holder.get_username() if task.lease_holder else "another operator"
-            return f"{holder} is working on this task now. Your lease ran out or you never held it; take the next task."
+            return (
+                f"{holder} is working on this task now, so nothing was saved: your lease ran out "
+                "and the task went back to the queue."
+            )
         return "You no longer hold this task (your lease ran out and it was released), so nothing was saved. Take the next task."
     if isinstance(error, SameOperatorError):
         return "You approved this task as maker. A different operator has to check it."
@@ -244,12 +248,21 @@ def task_next(request: HttpRequest) -> HttpResponse:
         document_type=form.cleaned_data["document_type"] or None,
     )
     if task is None:
-        where = f" in {queue.name}" if queue else ""
-        messages.info(
-            request, f"Nothing to review{where} right now: the queue is empty.", extra_tags="queue_empty"
-        )
+        message = _nothing_to_take(user=_user(request), tenant=tenant, queue=queue)
+        messages.info(request, message, extra_tags="queue_empty")
         return redirect(reverse("review:queue_list") + _type_query(form.cleaned_data["document_type"]))
     return redirect("review:task_detail", task_id=task.pk)
+
+
+def _nothing_to_take(*, user: User, tenant: Tenant, queue: ReviewQueue | None) -> str:
+    """Why "next task" came back empty-handed: nothing waits, or what waits is not for this user."""
+    waiting = review_tasks_visible_to(user=user, tenant=tenant, queue=queue).count()
+    where = f" in {queue.name}" if queue else ""
+    if not waiting:
+        return f"No task for you right now: the queue{where} is empty."
+    if waiting == 1:
+        return "No task for you right now: the waiting task is being worked on or needs another reviewer."
+    return f"No task for you right now: the {waiting} waiting tasks are being worked on or need another reviewer."
 
 
 def _type_query(document_type: str) -> str:
@@ -372,10 +385,12 @@ def _field_done(
         return HttpResponseRedirect(reverse("review:task_detail", args=[task.pk]) + f"#field-{name}")
     task.refresh_from_db()
     field = next((f for f in review_task_fields(task=task) if f.name == name), None)
+    first = review_task_corrections(task=task).filter(field__name=name).first()
     return JsonResponse(
         {
             "field": name,
             "review": review,
+            "engine_value": first.old_value if first is not None else None,
             "value": field.value if field else None,
             "confidence": field.confidence if field else None,
             "lease_left_s": _lease_left(task, timezone.now()),
@@ -459,19 +474,15 @@ def task_release(request: HttpRequest, task_id: str) -> HttpResponse:
     return redirect("review:queue_list")
 
 
-# Around a field's box on the review screen: a little of the line either side (the label printed
-# beside a value says what it is), a third of the box's height above and below, and no more: a
-# page-fraction margin would pull in half of the neighbouring MRZ line, which is noise to compare
-# a value against.
-CROP_PAD_X = 0.015
-CROP_PAD_Y_OF_HEIGHT = 0.35
 _PRIVATE = "private, no-store, max-age=0"
 
 
 @login_required
 @require_GET
 def field_crop(request: HttpRequest, task_id: str, name: str) -> HttpResponse:
-    """The close-up of one field of the task's document, cropped for reviewing it."""
+    """The close-up of one field, cut on the server: the review screen draws its crops from the page
+    image it already loaded (one decrypted image per page instead of one per field), and falls back
+    to this without JavaScript."""
     task = _task(request, task_id)
     field = document_field_get(document=task.document, name=name)
     bbox = field.bbox if field is not None else None
@@ -479,11 +490,7 @@ def field_crop(request: HttpRequest, task_id: str, name: str) -> HttpResponse:
     if not bbox or png is None:
         raise Http404("No such field box")
     try:
-        x0, y0, x1, y1 = box_check(bbox)
-        pad_y = (y1 - y0) * CROP_PAD_Y_OF_HEIGHT
-        crop = png_crop(
-            png, (x0 - CROP_PAD_X, y0 - pad_y, x1 + CROP_PAD_X, y1 + pad_y), pad=0.0, max_side=900
-        )
+        crop = png_crop(png, crop_box(box_check(bbox)), pad=0.0, max_side=900)
     except InvalidBoxError as exc:
         raise Http404("The field's box is empty") from exc
     response = HttpResponse(crop, content_type="image/png")
@@ -596,8 +603,8 @@ def _dashboard_charts(data: Dashboard) -> dict[str, Any]:
         label="Waiting tasks by age",
         categories=[label for label, _ in data.age_buckets],
         series=[charts.Series("Waiting tasks", "waiting", [n for _, n in data.age_buckets])],
-        width=460,
-        height=220,
+        width=620,
+        height=250,
     )
     queues = charts.bar_list(
         label="Queue depth, split by deadline",
@@ -645,8 +652,8 @@ def _dashboard_charts(data: Dashboard) -> dict[str, Any]:
                 for b in data.confidence_bins
             ],
         ),
-        width=460,
-        height=220,
+        width=620,
+        height=250,
     )
     latency = {
         name: charts.bar_list(

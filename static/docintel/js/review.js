@@ -33,6 +33,21 @@ function alertLive(message) {
   box.scrollIntoView({ block: "nearest" });
 }
 
+// The task moved on without this page (another operator holds it, or it is finished): stop
+// offering actions that can only be refused, and point back to the queue.
+function goStale(message) {
+  alertLive(message);
+  const box = $("#live-alert");
+  const back = document.createElement("a");
+  back.href = review.dataset.queueUrl;
+  back.className = "btn btn-sm alert-action";
+  back.textContent = "Back to the queue";
+  box.append(" ", back);
+  review.classList.add("is-stale");
+  $$(".rv-input").forEach((input) => { input.readOnly = true; });
+  lease.stop("lost");
+}
+
 // --- Fields -------------------------------------------------------------------------------------
 
 function setActive(index, { focusRow = true } = {}) {
@@ -76,9 +91,9 @@ function isChecked(row) {
 }
 
 function nextUnchecked(from) {
-  for (let step = 1; step <= rows.length; step += 1) {
+  for (let step = 1; step < rows.length; step += 1) {
     const i = (from + step) % rows.length;
-    if (!isChecked(rows[i])) return i;
+    if (!isChecked(rows[i]) && !rows[i].classList.contains("is-pending")) return i;
   }
   return -1;
 }
@@ -110,6 +125,20 @@ function applyResult(row, data) {
   input.dataset.original = input.value;
   input.classList.remove("is-dirty");
   $(".conf-text", row).textContent = "operator";
+  let was = $(".rv-was", row);
+  if (data.review === "corrected") {
+    if (!was) {
+      was = document.createElement("span");
+      was.className = "rv-was";
+      was.title = "What the engine read";
+      $(".rv-meta", row).append(was);
+    }
+    const struck = document.createElement("s");
+    struck.textContent = data.engine_value ?? "nothing";
+    was.replaceChildren("engine read ", struck);
+  } else {
+    was?.remove();
+  }
   $(".conf-bar > span", row).style.width = "100%";
   const count = $("#checked-count");
   if (count) count.textContent = String(rows.filter(isChecked).length);
@@ -120,23 +149,26 @@ function applyResult(row, data) {
 }
 
 async function act(row, kind) {
-  if (!canAct || row.classList.contains("is-busy")) return;
+  if (!canAct || review.classList.contains("is-stale") || row.classList.contains("is-busy")) return;
   const input = $(".rv-input", row);
   // An untouched value saved with Enter is a confirmation, not a correction.
   const changed = input.value.trim() !== (input.dataset.original ?? "").trim();
   const form = kind === "correct" && changed ? $('form[data-kind="correct"]', row) : $('form[data-kind="confirm"]', row);
-  row.classList.add("is-busy");
+  const index = rows.indexOf(row);
+  // Move on at once, before the server answers: an operator typing ahead must land on the next
+  // field, not act twice on this one. A refusal brings them back here.
+  row.classList.add("is-busy", "is-pending");
+  const next = nextUnchecked(index);
+  if (next !== -1) setActive(next);
   try {
     applyResult(row, await post(form));
-    const index = rows.indexOf(row);
-    const next = nextUnchecked(index);
-    setActive(next === -1 ? index : next);
-    if (next === -1) $("#approve-button")?.classList.add("is-ready");
+    if (nextUnchecked(index) === -1) $("#approve-button")?.classList.add("is-ready");
   } catch (error) {
-    alertLive(error.message);
-    if (["not_lease_holder", "invalid_task_state"].includes(error.code)) review.classList.add("is-stale");
+    setActive(index);
+    if (["not_lease_holder", "invalid_task_state"].includes(error.code)) goStale(error.message);
+    else alertLive(error.message);
   } finally {
-    row.classList.remove("is-busy");
+    row.classList.remove("is-busy", "is-pending");
   }
 }
 
@@ -155,6 +187,37 @@ function undoEdit(input) {
   const row = input.closest(".rv-row");
   input.blur();
   row?.focus({ preventScroll: true });
+}
+
+// --- Crops --------------------------------------------------------------------------------------
+
+// Each field's crop is drawn from its page image, which the viewer loads anyway: one decrypted
+// image per page instead of one request per field, and the crops appear with the page.
+function drawCrop(container, image) {
+  const [x0, y0, x1, y1] = container.dataset.crop.split(",").map(Number);
+  const sw = (x1 - x0) * image.naturalWidth;
+  const sh = (y1 - y0) * image.naturalHeight;
+  const canvas = $("canvas", container);
+  if (!canvas || sw <= 0 || sh <= 0) return;
+  const scale = Math.min(container.clientWidth / sw, container.clientHeight / sh);
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.max(Math.round(sw * scale * ratio), 1);
+  canvas.height = Math.max(Math.round(sh * scale * ratio), 1);
+  canvas.style.width = `${sw * scale}px`;
+  canvas.style.height = `${sh * scale}px`;
+  const context = canvas.getContext("2d");
+  context.imageSmoothingQuality = "high";
+  context.drawImage(image, x0 * image.naturalWidth, y0 * image.naturalHeight, sw, sh, 0, 0, canvas.width, canvas.height);
+  container.classList.add("is-drawn");
+}
+
+function drawCrops() {
+  $$(".page-frame").forEach((frame) => {
+    const image = $("img", frame);
+    const draw = () => $$(`.rv-crop[data-page="${frame.dataset.page}"]`).forEach((crop) => drawCrop(crop, image));
+    if (image.complete && image.naturalWidth) draw();
+    else image.addEventListener("load", draw, { once: true });
+  });
 }
 
 // --- Approval summary ---------------------------------------------------------------------------
@@ -179,6 +242,14 @@ const lease = {
     this.deadline = performance.now() + secondsLeft * 1000;
     if (!this.timer) this.timer = setInterval(() => this.tick(), 1000);
     this.tick();
+  },
+  stop(text) {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.deadline = null;
+    const element = $("#lease-left");
+    if (element) element.textContent = text;
+    $("#lease")?.classList.add("is-low");
   },
   tick() {
     const element = $("#lease-left");
@@ -230,7 +301,7 @@ function onKey(event) {
     if (key === "n" && $("#next-form")) return submitForm("next-form"), true;
     if (key === "b" && $("#toggle-boxes")) return $("#toggle-boxes").click(), true;
     if (key === "z" && $("#toggle-zoom")) return toggleZoom(), true;
-    if (!canAct || !rows.length) return false;
+    if (!canAct || !rows.length || review.classList.contains("is-stale")) return false;
     switch (key) {
       case "j": case "ArrowDown": setActive(active + 1); return true;
       case "k": case "ArrowUp": setActive(active - 1); return true;
@@ -305,5 +376,6 @@ $("#toggle-zoom")?.addEventListener("click", toggleZoom);
 $("#toggle-boxes")?.addEventListener("click", () => $$(".page-canvas").forEach((canvas) => canvas.classList.toggle("boxes-hidden")));
 $("#id_document_type")?.addEventListener("change", (event) => event.target.form.submit());
 
+drawCrops();
 if (canAct && rows.length) setActive(active);
 if (review?.dataset.leaseLeft) lease.reset(Number(review.dataset.leaseLeft));
