@@ -420,3 +420,14 @@ def test_field_crop_is_a_tight_png_for_reviewers_only(op, uploader, other_operat
     assert _client(uploader).get(url).status_code == 403
     assert _client(other_operator).get(url).status_code == 404
     assert op.get(reverse("review:field_crop", args=[task.pk, "shoe_size"])).status_code == 404
+
+
+def test_a_supervisor_can_release_a_task_an_absent_operator_holds(op, supervisor, second_operator, task):
+    _claim(op)
+    boss = _client(supervisor)
+    assert 'id="supervisor-release"' in boss.get(_urls(task)["detail"]).content.decode()
+    assert (
+        'id="supervisor-release"' not in _client(second_operator).get(_urls(task)["detail"]).content.decode()
+    )
+    boss.post(_urls(task)["release"])
+    assert _claim(_client(second_operator)) == task
