@@ -1,4 +1,5 @@
-"""The Celery app. Settings come from Django's (``CELERY_*``); tasks live in ``workers.tasks``."""
+"""The Celery app. Settings come from Django's (``CELERY_*``); tasks live in ``workers.tasks`` (the pipeline),
+``apps.webhooks.tasks`` and ``apps.api.tasks``."""
 
 import os
 
@@ -8,4 +9,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
 app = Celery("docintel")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["workers"])
+app.autodiscover_tasks(["workers", "apps.webhooks", "apps.api"])

@@ -4,8 +4,13 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", include("apps.api.urls")),
     path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("apps.review.urls")),
     path("", include("apps.ingestion.urls")),
 ]
+
+# JSON under /api/ (every API error is {"code", "message"}), Django's pages elsewhere.
+handler404 = "apps.api.errors.page_not_found"
+handler500 = "apps.api.errors.server_error"

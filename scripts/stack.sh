@@ -48,7 +48,9 @@ case "${1:-}" in
     NEED_POSTGRES="" bash scripts/ensure_services.sh
     "$PY" manage.py migrate --noinput >/dev/null
     start triton "$PY" manage.py serve_models --http-port "$HTTP_PORT" --grpc-port "$GRPC_PORT" --metrics-port "$METRICS_PORT"
-    start worker "$PY" -m celery -A config worker -B --schedule "$RUN/celerybeat-schedule" --loglevel INFO --concurrency 2
+    QUEUE=${DOCINTEL_CELERY_QUEUE:-docintel}
+    start worker "$PY" -m celery -A config worker -B --schedule "$RUN/celerybeat-schedule" --loglevel INFO --concurrency 2 \
+      -Q "$QUEUE,${DOCINTEL_WEBHOOK_QUEUE:-$QUEUE-webhooks}"
     start web "$PY" manage.py runserver 127.0.0.1:8000 --noreload
     wait_http "http://127.0.0.1:$HTTP_PORT/v2/models/doc_pipeline/ready" 180 "Triton"
     wait_http "http://127.0.0.1:8000/login/" 60 "the web server"

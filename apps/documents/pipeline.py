@@ -32,6 +32,8 @@ from apps.extraction.decision import CalibratedField, decide
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
 from apps.review.services.routing import review_task_route
+from apps.webhooks.models import WebhookEvent
+from apps.webhooks.services import webhook_document_event
 from engines.types import EngineError, EngineResult
 from workers.preprocessing import PageLimits, prepare_pages
 
@@ -254,6 +256,8 @@ def document_decide(*, document_id: str) -> StepOutcome:
         document = document_transition(document=document, target=decision.outcome, expected=S.EXTRACTED)
         # in the same transaction: a document is never decided without its review task, nor twice queued
         review_task_route(document=document, outcome=decision.outcome, reasons=decision.reasons)
+        # the result goes to the document's callback_url once this commits (outbox row, ids in the message)
+        webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_DECIDED)
     return StepOutcome(ran=True)
 
 

@@ -18,6 +18,8 @@ from apps.documents.models import Document, DocumentStatus
 from apps.documents.state import document_transition
 from apps.extraction.schemas import DOCUMENT_TYPES
 from apps.tenants.models import Tenant
+from apps.webhooks.models import WebhookEvent
+from apps.webhooks.services import webhook_document_event
 
 logger = logging.getLogger(__name__)
 
@@ -139,13 +141,17 @@ def document_fail(*, document: Document, code: str, message: str) -> Document:
     """Any in-flight state → FAILED with an operator-readable code; a no-op on a decided document."""
     from apps.documents.state import IN_FLIGHT
 
-    fresh = Document.objects.get(pk=document.pk)
-    if fresh.status not in IN_FLIGHT:
-        return fresh
-    return document_transition(
-        document=fresh,
-        target=DocumentStatus.FAILED,
-        error_code=code,
-        error_message=message,
-        expected=fresh.status,
-    )
+    with transaction.atomic():
+        locked = Document.objects.select_for_update().get(pk=document.pk)
+        if locked.status not in IN_FLIGHT:
+            return locked
+        failed = document_transition(
+            document=locked,
+            target=DocumentStatus.FAILED,
+            error_code=code,
+            error_message=message,
+            expected=locked.status,
+        )
+        # a document that can no longer be decided tells its callback_url so (once this commits)
+        webhook_document_event(document=failed, event=WebhookEvent.DOCUMENT_FAILED)
+    return failed

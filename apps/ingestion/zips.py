@@ -79,11 +79,28 @@ def _is_junk(info: zipfile.ZipInfo) -> bool:
     )
 
 
-def archive_members(content: bytes, limits: ZipLimits) -> Iterator[ArchiveMember | MemberRejected]:
+def _unsafe_path(name: str) -> bool:
+    """A member name that would leave the folder it is unpacked into (``../``, an absolute or a
+    drive path): nothing here writes members to disk, but such an archive is hostile, not sloppy."""
+    posix = name.replace("\\", "/")
+    return (
+        posix.startswith("/")
+        or (len(posix) > 1 and posix[1] == ":")
+        or "\0" in posix
+        or ".." in PurePosixPath(posix).parts
+    )
+
+
+def archive_members(
+    content: bytes, limits: ZipLimits, *, strict: bool = False
+) -> Iterator[ArchiveMember | MemberRejected]:
     """The archive's members in order, each either its bytes or the reason it was refused.
 
     Raises ``ArchiveRejectedError`` at once (before yielding anything) for an archive that is
-    corrupt, empty, has too many members or declares more expanded bytes than allowed.
+    corrupt, empty, has too many members, declares more expanded bytes than allowed, or has a
+    member whose path leaves the archive (``../``, absolute paths). ``strict`` (the REST API's
+    batches) also refuses the whole archive, before inflating anything, when any member's
+    header declares a bomb's compression ratio, a size over the per-file limit, or a password.
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
@@ -99,9 +116,20 @@ def archive_members(content: bytes, limits: ZipLimits) -> Iterator[ArchiveMember
             error_codes.ARCHIVE_TOO_MANY_MEMBERS,
             f"the zip file holds {len(entries)} files; the limit is {limits.max_members}",
         )
+    unsafe = next((info.filename for info in entries if _unsafe_path(info.filename)), None)
+    if unsafe is not None:
+        raise ArchiveRejectedError(
+            error_codes.UNSAFE_MEMBER_PATH,
+            "the zip file has a member outside its folder (../ or an absolute path)",
+        )
     declared = sum(info.file_size for info in entries)
     if declared > limits.max_expanded_bytes:
         raise ArchiveRejectedError(error_codes.ARCHIVE_TOO_LARGE, _expands_beyond(limits))
+    if strict:
+        for info in entries:
+            refusal = _refuse_from_header(info, limits, limits.max_expanded_bytes)
+            if refusal is not None:
+                raise ArchiveRejectedError(refusal[0], f"{info.filename}: {refusal[1]}")
     return _inflate_members(archive, entries, limits)
 
 

@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
-from apps.tenants.models import Membership, Tenant
+from apps.tenants.models import ApiKey, Membership, Tenant
+from apps.tenants.services import api_key_revoke
 
 
 class MembershipInline(admin.TabularInline):
@@ -12,4 +15,26 @@ class MembershipInline(admin.TabularInline):
 class TenantAdmin(admin.ModelAdmin):
     list_display = ("name", "created_at")
     search_fields = ("name",)
+    exclude = ("webhook_secret",)  # printed by `manage.py webhook_secret`, not shown in pages
     inlines = [MembershipInline]
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    """Keys are made with ``manage.py create_api_key`` (the key is shown once there); here they
+    are listed, rate-limited and revoked."""
+
+    list_display = ("name", "prefix", "tenant", "rate_limit", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("tenant",)
+    search_fields = ("name", "prefix")
+    readonly_fields = ("tenant", "prefix", "key_hash", "created_at", "last_used_at", "revoked_at")
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Revoke the selected API keys")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
+        for api_key in queryset:
+            api_key_revoke(api_key=api_key, actor=request.user)  # type: ignore[arg-type]
+        self.message_user(request, f"revoked {queryset.count()} keys", messages.SUCCESS)

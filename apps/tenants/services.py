@@ -1,12 +1,22 @@
-"""Writes for tenants and memberships."""
+"""Writes for tenants, memberships and API keys."""
 
 from __future__ import annotations
 
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from apps.audit.services import audit_record
-from apps.tenants.models import Membership, Tenant
+from apps.tenants.models import ApiKey, Membership, Tenant, new_webhook_secret
+from apps.tenants.selectors import API_KEY_PREFIX, api_key_hash
+
+# last_used_at is a hint for people ("is this key still in use?"), not an access log: it is
+# written at most this often per key, so that a busy key does not cost a write per request.
+LAST_USED_RESOLUTION = dt.timedelta(seconds=60)
 
 
 class TenantExistsError(Exception):
@@ -39,3 +49,72 @@ def membership_grant(*, tenant: Tenant, user: User, role: str = Membership.Role.
         data={"role": role},
     )
     return membership
+
+
+@dataclass(frozen=True)
+class NewApiKey:
+    api_key: ApiKey
+    raw_key: str  # shown once; never stored
+
+
+@transaction.atomic
+def api_key_create(*, tenant: Tenant, name: str, rate_limit: str = "") -> NewApiKey:
+    name = name.strip() or "default"
+    prefix = secrets.token_hex(4)
+    while ApiKey.objects.filter(prefix=prefix).exists():  # 32 bits: a clash is rare, never fatal
+        prefix = secrets.token_hex(4)
+    raw_key = f"{API_KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
+    api_key = ApiKey.objects.create(
+        tenant=tenant, name=name[:100], prefix=prefix, key_hash=api_key_hash(raw_key), rate_limit=rate_limit
+    )
+    audit_record(
+        tenant=tenant,
+        actor=None,
+        action="api_key.created",
+        object_type="api_key",
+        object_id=str(api_key.pk),
+        data={"prefix": prefix, "name": api_key.name},
+    )
+    return NewApiKey(api_key, raw_key)
+
+
+@transaction.atomic
+def api_key_revoke(*, api_key: ApiKey, actor: User | None = None) -> ApiKey:
+    """The key stops working at once; a revoked key stays listed (and audited), never reused."""
+    locked = ApiKey.objects.select_for_update().get(pk=api_key.pk)
+    if locked.revoked_at is not None:
+        return locked
+    locked.revoked_at = timezone.now()
+    locked.save(update_fields=["revoked_at"])
+    audit_record(
+        tenant=locked.tenant,
+        actor=actor,
+        action="api_key.revoked",
+        object_type="api_key",
+        object_id=str(locked.pk),
+        data={"prefix": locked.prefix},
+    )
+    return locked
+
+
+def api_key_touch(*, api_key: ApiKey, now: dt.datetime | None = None) -> None:
+    """Note that the key was used (at most once per ``LAST_USED_RESOLUTION``)."""
+    now = now or timezone.now()
+    if api_key.last_used_at is not None and now - api_key.last_used_at < LAST_USED_RESOLUTION:
+        return
+    ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
+    api_key.last_used_at = now
+
+
+@transaction.atomic
+def tenant_webhook_secret_rotate(*, tenant: Tenant) -> Tenant:
+    tenant.webhook_secret = new_webhook_secret()
+    tenant.save(update_fields=["webhook_secret"])
+    audit_record(
+        tenant=tenant,
+        actor=None,
+        action="tenant.webhook_secret_rotated",
+        object_type="tenant",
+        object_id=str(tenant.pk),
+    )
+    return tenant

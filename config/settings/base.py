@@ -28,6 +28,12 @@ INSTALLED_APPS = [
     "apps.extraction",
     "apps.ingestion",
     "apps.review",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's own files, served by the app (no CDN)
+    "apps.batches",
+    "apps.webhooks",
+    "apps.api",
 ]
 
 MIDDLEWARE = [
@@ -146,6 +152,60 @@ DOCINTEL_QA_SAMPLE_RATE = env_float("DOCINTEL_QA_SAMPLE_RATE", 0.05)
 # ``manage.py recalibrate`` refuses to refit on fewer operator labels than this.
 DOCINTEL_RECALIBRATE_MIN_LABELS = env_int("DOCINTEL_RECALIBRATE_MIN_LABELS", 200)
 
+# REST API (apps/api, ARCHITECTURE §3.4). Keys are per tenant (`manage.py create_api_key`); every
+# key gets DOCINTEL_API_RATE_LIMIT requests per period ("N/s|min|h|d", 0 = none) unless it has its own.
+DOCINTEL_API_RATE_LIMIT = env_str("DOCINTEL_API_RATE_LIMIT", "600/min")
+# The rate limit counters live in Redis, shared by every API process.
+DOCINTEL_API_CACHE_URL = env_str("DOCINTEL_API_CACHE_URL", "redis://127.0.0.1:6379/1")
+DOCINTEL_IDEMPOTENCY_TTL_S = env_int("DOCINTEL_IDEMPOTENCY_TTL_S", 24 * 3600)
+# A batch: at most this many files (§4), and this many bytes in one request (files held in memory).
+DOCINTEL_BATCH_MAX_FILES = env_int("DOCINTEL_BATCH_MAX_FILES", 100)
+DOCINTEL_BATCH_MAX_BYTES = env_int("DOCINTEL_BATCH_MAX_BYTES", 200 * 1024 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FILES = DOCINTEL_BATCH_MAX_FILES
+# Webhooks: POST to a document's callback_url, signed with the tenant's secret; a failure is retried
+# with exponential backoff (base x 2^n, capped, with jitter) up to DOCINTEL_WEBHOOK_MAX_ATTEMPTS.
+DOCINTEL_WEBHOOK_TIMEOUT_S = env_float("DOCINTEL_WEBHOOK_TIMEOUT_S", 10.0)
+DOCINTEL_WEBHOOK_MAX_ATTEMPTS = env_int("DOCINTEL_WEBHOOK_MAX_ATTEMPTS", 8)
+DOCINTEL_WEBHOOK_BACKOFF_S = env_float("DOCINTEL_WEBHOOK_BACKOFF_S", 5.0)
+DOCINTEL_WEBHOOK_BACKOFF_MAX_S = env_float("DOCINTEL_WEBHOOK_BACKOFF_MAX_S", 3600.0)
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "api": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DOCINTEL_API_CACHE_URL},
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "apps.api.authentication.ApiKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["apps.api.authentication.ActsForTenant"],
+    "DEFAULT_THROTTLE_CLASSES": ["apps.api.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api.negotiation.LenientContentNegotiation",
+    "DEFAULT_METADATA_CLASS": None,  # OPTIONS answers 405: the schema describes the API
+    "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "DocIntel API",
+    "DESCRIPTION": (
+        "Upload documents (one, many or a zip), follow them through extraction and review, and "
+        "receive their results (ARCHITECTURE §3.1) by polling or signed webhooks. Authenticate with "
+        '`Authorization: Api-Key <key>`. Every error is `{"code", "message"}`.'
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
 # Celery on Redis. Messages are JSON and carry ids only.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 CELERY_RESULT_BACKEND = None
@@ -155,13 +215,18 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("DOCINTEL_CELERY_QUEUE", "docintel")
+# Webhook deliveries have their own queue, so a slow receiver never holds up documents; a worker
+# consumes both (`-Q docintel,docintel-webhooks`).
+DOCINTEL_WEBHOOK_QUEUE = env_str("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
 # Longer than a task can legitimately run (Triton timeout x retries), so Redis does not redeliver early.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("DOCINTEL_VISIBILITY_TIMEOUT_S", 3600)}
 CELERY_BEAT_SCHEDULE = {
     "reconcile-stuck-documents": {
         "task": "workers.tasks.reconcile",
         "schedule": float(DOCINTEL_RECONCILE_EVERY_S),
-    }
+    },
+    "sweep-webhook-deliveries": {"task": "apps.webhooks.tasks.sweep", "schedule": 30.0},
+    "purge-idempotency-keys": {"task": "apps.api.tasks.purge_idempotency_keys", "schedule": 3600.0},
 }
 
 # Never log document contents or field values: log ids and error codes only.

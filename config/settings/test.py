@@ -15,6 +15,19 @@ DATABASES = {
 # A Redis database of its own so tests never consume a developer's running stack's messages.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("DOCINTEL_CELERY_QUEUE", "docintel-test")
+DOCINTEL_WEBHOOK_QUEUE = os.environ.get("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
+# Rate limits are tested on purpose (with a low rate); other tests must never meet them.
+DOCINTEL_API_RATE_LIMIT = os.environ.get("DOCINTEL_API_RATE_LIMIT", "0")
+CACHES = {
+    **CACHES,  # noqa: F405
+    "api": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ.get("DOCINTEL_API_CACHE_URL", "redis://127.0.0.1:6379/14"),
+    },
+}
+# A webhook retry comes within seconds in tests, not minutes.
+DOCINTEL_WEBHOOK_BACKOFF_S = float(os.environ.get("DOCINTEL_WEBHOOK_BACKOFF_S", "0.5"))
+DOCINTEL_WEBHOOK_TIMEOUT_S = 5.0
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     **STORAGES,  # noqa: F405

@@ -47,6 +47,8 @@ from apps.review.models import (
 from apps.review.permissions import REVIEWER_ROLES, SUPERVISOR_ROLES, require_role
 from apps.review.services.claims import lease_duration
 from apps.review.services.labels import field_label_capture, field_label_settle
+from apps.webhooks.models import WebhookEvent
+from apps.webhooks.services import webhook_document_event
 
 # A value an operator confirmed or typed is certain as far as the system is concerned.
 OPERATOR_CONFIDENCE = 1.0
@@ -213,7 +215,8 @@ def review_task_approve(*, task: ReviewTask, user: User, now: dt.datetime | None
         raise SameOperatorError("the maker cannot check their own approval; another operator must")
     if locked.kind == TaskKind.REVIEW:
         document = Document.objects.get(pk=locked.document_id)
-        document_transition(document=document, target=DocumentStatus.APPROVED, actor=user)
+        document = document_transition(document=document, target=DocumentStatus.APPROVED, actor=user)
+        webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_REVIEWED)
     _finish(locked, user, TaskOutcome.APPROVED, now)
     locked.save(update_fields=_FINISH_FIELDS)
     _audit(locked, user, "task_approved", **({"maker": locked.maker_id} if needs_check else {}))
@@ -239,7 +242,8 @@ def review_task_reject(
     locked = _begin(task=task, user=user, now=now)
     if locked.kind == TaskKind.REVIEW:
         document = Document.objects.get(pk=locked.document_id)
-        document_transition(document=document, target=DocumentStatus.REJECTED, actor=user)
+        document = document_transition(document=document, target=DocumentStatus.REJECTED, actor=user)
+        webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_REVIEWED)
     locked.reject_reason = reason
     locked.reject_note = note
     _finish(locked, user, TaskOutcome.REJECTED, now)

@@ -1,45 +1,86 @@
-"""``manage.py ingest DIR --tenant NAME [--wait SECONDS] [--format table|jsonl]``.
+"""``manage.py ingest DIR --tenant NAME [--type TYPE] [--wait SECONDS] [--format table|jsonl]``.
 
-Uploads every file of a folder through the same service as the web and API, then (with
-``--wait``) follows the documents through the pipeline and prints their results.
+Walks a folder (and its subfolders) and uploads every file through the same service as the web
+page and the API (``apps.ingestion.services.file_upload``: zips are unpacked member by member,
+bombs refused), as one batch that the API can count and export (``/api/v1/batches/ID``). A
+progress bar on stderr shows files, documents per second and megabytes per second; the summary
+at the end counts documents made, duplicates and refusals by reason. With ``--wait`` it then
+follows the documents through the pipeline and prints their results.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from argparse import ArgumentParser
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.batches.models import Batch, BatchSource
+from apps.batches.services import batch_open, batch_record
 from apps.documents.models import Document
 from apps.documents.selectors import document_result_get
-from apps.documents.services import UploadRejectedError, document_upload
 from apps.documents.state import IN_FLIGHT
 from apps.extraction.formatting import result_table
+from apps.extraction.schemas import DOCUMENT_TYPES
+from apps.ingestion.services import file_upload
 from apps.tenants.selectors import tenant_get_by_name
+
+# Beside the documents of a labelled folder: its truth and notes, not documents.
+_SKIPPED_SUFFIXES = (".json", ".md")
+_BAR = 30
+
+
+def walk(directory: Path) -> list[Path]:
+    """Every file under ``directory``, in a stable order, leaving out hidden files and folders."""
+    found: list[Path] = []
+    for root, folders, files in os.walk(directory):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        found.extend(
+            Path(root) / name
+            for name in sorted(files)
+            if not name.startswith(".") and not name.endswith(_SKIPPED_SUFFIXES)
+        )
+    return found
+
+
+class Progress:
+    def __init__(self, total_files: int, total_bytes: int) -> None:
+        self.total_files = total_files
+        self.total_bytes = total_bytes
+        self.started = time.monotonic()
+
+    def elapsed(self) -> float:
+        return max(time.monotonic() - self.started, 1e-6)
+
+    def show(self, files: int, size: int, documents: int) -> None:
+        filled = int(_BAR * size / max(self.total_bytes, 1))
+        elapsed = self.elapsed()
+        sys.stderr.write(
+            f"\ruploading [{'#' * filled}{'.' * (_BAR - filled)}] {files}/{self.total_files} files, "
+            f"{documents} documents, {documents / elapsed:.1f} docs/s, {size / elapsed / 1e6:.1f} MB/s "
+        )
+        sys.stderr.flush()
 
 
 class Command(BaseCommand):
-    help = "Upload every file of a folder for a tenant and optionally wait for the results."
+    help = "Upload every file under a folder for a tenant, as a batch, and optionally wait for the results."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("directory", type=Path)
         parser.add_argument("--tenant", required=True)
         parser.add_argument(
+            "--type", choices=DOCUMENT_TYPES, default="", help="a document type hint for every file"
+        )
+        parser.add_argument(
             "--wait", type=float, default=0.0, help="seconds to wait for the results (0: don't)"
         )
         parser.add_argument("--format", choices=("jsonl", "table"), default="table")
-
-    def _progress(self, done: int, total: int, started: float, label: str) -> None:
-        width = 30
-        filled = int(width * done / max(total, 1))
-        rate = done / max(time.monotonic() - started, 1e-6)
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.1f}/s")
-        sys.stderr.flush()
 
     def handle(self, *args: Any, **options: Any) -> None:
         tenant = tenant_get_by_name(name=options["tenant"])
@@ -50,42 +91,68 @@ class Command(BaseCommand):
         directory: Path = options["directory"]
         if not directory.is_dir():
             raise CommandError(f"{directory} is not a folder")
-        files = sorted(
-            p
-            for p in directory.iterdir()
-            if p.is_file() and not p.name.startswith(".") and p.suffix != ".json" and p.suffix != ".md"
-        )
-        started = time.monotonic()
+        files = walk(directory)
+        progress = Progress(len(files), sum(p.stat().st_size for p in files))
+        batch: Batch | None = None
         ids: list[str] = []
-        rejected = 0
+        created = duplicates = size = 0
+        refused: Counter[str] = Counter()
         for index, path in enumerate(files, start=1):
-            try:
-                outcome = document_upload(
-                    tenant=tenant, content=path.read_bytes(), original_name=path.name, uploaded_by=None
-                )
-                ids.append(str(outcome.document.pk))
-            except UploadRejectedError as exc:
-                rejected += 1
-                sys.stderr.write(f"\n{path.name}: rejected ({exc.code}: {exc.message})\n")
-            self._progress(index, len(files), started, "uploading")
-        sys.stderr.write(f"\nuploaded {len(ids)} documents, rejected {rejected}\n")
-        if options["wait"] <= 0:
-            return
+            content = path.read_bytes()
+            size += len(content)
+            outcome = file_upload(
+                tenant=tenant,
+                content=content,
+                original_name=str(path.relative_to(directory)),
+                uploaded_by=None,
+                document_type_hint=options["type"],
+            )
+            if outcome.documents and batch is None:
+                batch = batch_open(tenant=tenant, source=BatchSource.CLI)
+            if batch is not None:
+                batch_record(batch=batch, outcome=outcome)
+            for uploaded in outcome.documents:
+                ids.append(str(uploaded.document.pk))
+                created += uploaded.created
+                duplicates += not uploaded.created
+            for refusal in ([outcome.error] if outcome.error else []) + outcome.refused:
+                refused[refusal.code] += 1
+                sys.stderr.write(f"\n{refusal.name}: refused ({refusal.code}: {refusal.message})\n")
+            progress.show(index, size, len(ids))
+        elapsed = progress.elapsed()
+        sys.stderr.write(
+            f"\n{len(files)} files ({size / 1e6:.1f} MB) in {elapsed:.1f} s: {created} new documents, "
+            f"{duplicates} already uploaded, {sum(refused.values())} refused"
+            + (f" ({', '.join(f'{code} {n}' for code, n in sorted(refused.items()))})" if refused else "")
+            + f"; {len(ids) / elapsed:.1f} documents/s\n"
+        )
+        if batch is not None:
+            sys.stderr.write(f"batch {batch.pk} (GET /api/v1/batches/{batch.pk})\n")
+        if options["wait"] > 0:
+            self._wait_and_print(ids, options["wait"], options["format"])
 
-        deadline = time.monotonic() + options["wait"]
+    def _wait_and_print(self, ids: list[str], wait_s: float, output: str) -> None:
+        deadline = time.monotonic() + wait_s
         started = time.monotonic()
+        unique = list(dict.fromkeys(ids))
         while True:
-            pending = Document.objects.filter(pk__in=ids, status__in=IN_FLIGHT).count()
-            self._progress(len(ids) - pending, len(ids), started, "processing")
+            pending = Document.objects.filter(pk__in=unique, status__in=IN_FLIGHT).count()
+            done = len(unique) - pending
+            filled = int(_BAR * done / max(len(unique), 1))
+            rate = done / max(time.monotonic() - started, 1e-6)
+            sys.stderr.write(
+                f"\rprocessing [{'#' * filled}{'.' * (_BAR - filled)}] {done}/{len(unique)} {rate:.1f}/s "
+            )
+            sys.stderr.flush()
             if pending == 0 or time.monotonic() > deadline:
                 break
             time.sleep(0.5)
         sys.stderr.write("\n")
-        for document in Document.objects.filter(pk__in=ids).order_by("original_name"):
+        for document in Document.objects.filter(pk__in=unique).order_by("original_name"):
             result = document_result_get(document=document)
-            if options["format"] == "jsonl":
+            if output == "jsonl":
                 self.stdout.write(json.dumps(result, ensure_ascii=False))
             else:
                 self.stdout.write(result_table(result) + "\n")
         if pending:
-            raise CommandError(f"{pending} documents were still processing after {options['wait']:.0f} s")
+            raise CommandError(f"{pending} documents were still processing after {wait_s:.0f} s")

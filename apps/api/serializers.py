@@ -1,0 +1,176 @@
+"""Input and output shapes of the API. Outputs follow ARCHITECTURE §3.1 and §3.4 exactly; they
+document the schema (responses are built by the selectors' own functions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from apps.documents.models import DocumentStatus
+from apps.extraction.schemas import DOCUMENT_TYPES
+
+DECISIONS = ("auto_approved", "needs_review", "rejected")
+SOURCES = ("mrz", "barcode", "text_layer", "ocr", "model")
+
+
+class _BlankIsInvalid:
+    """A form field sent empty is an invalid value, not an absent one (DRF's default for forms)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        name = getattr(self, "field_name", None)
+        if name in dictionary and dictionary.get(name) == "":
+            return ""
+        return super().get_value(dictionary)  # type: ignore[misc]
+
+
+class TypeHintField(_BlankIsInvalid, serializers.ChoiceField):
+    def __init__(self, help_text: str = "a hint") -> None:
+        super().__init__(choices=DOCUMENT_TYPES, required=False, help_text=help_text)
+
+
+class CallbackUrlField(_BlankIsInvalid, serializers.URLField):
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            required=False,
+            max_length=2000,
+            help_text="the document's result is POSTed here, signed, when it is decided, reviewed or fails",
+            **kwargs,  # type: ignore[arg-type]
+        )
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if not value.lower().startswith(("http://", "https://")):
+            raise serializers.ValidationError("must be an http or https URL")
+        return value
+
+
+# --- inputs -------------------------------------------------------------------------------------
+
+
+class DocumentUploadInput(serializers.Serializer):
+    file = serializers.FileField(help_text="a JPEG, PNG, TIFF, WebP image or a PDF (§4 limits)")
+    document_type = TypeHintField()
+    callback_url = CallbackUrlField()
+
+
+class BatchUploadInput(serializers.Serializer):
+    files = serializers.ListField(
+        child=serializers.FileField(), min_length=1, help_text="many documents, or one zip of them"
+    )
+    document_type = serializers.ChoiceField(
+        choices=DOCUMENT_TYPES, required=False, help_text="a hint for every file"
+    )
+    callback_url = CallbackUrlField()
+
+
+class DocumentListQuery(serializers.Serializer):
+    status = serializers.ChoiceField(choices=DocumentStatus.values, required=False)
+    document_type = serializers.ChoiceField(choices=DOCUMENT_TYPES, required=False)
+    created_after = serializers.DateTimeField(required=False, help_text="uploaded at or after (ISO 8601)")
+    created_before = serializers.DateTimeField(required=False, help_text="uploaded before (ISO 8601)")
+
+
+# --- outputs ------------------------------------------------------------------------------------
+
+
+class DocumentAccepted(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=DocumentStatus.values)
+    url = serializers.URLField(help_text="GET it for the §3.1 result")
+    file = serializers.CharField()
+    duplicate = serializers.BooleanField(help_text="the same bytes were already a document: this is it")
+
+
+class FieldResult(serializers.Serializer):
+    value = serializers.CharField(allow_null=True)
+    confidence = serializers.FloatField(allow_null=True, min_value=0, max_value=1)
+    page = serializers.IntegerField()
+    bbox = serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=4, max_length=4)
+    source = serializers.CharField(help_text=f"one of {', '.join(SOURCES)}")  # type: ignore[assignment]
+    valid = serializers.BooleanField(allow_null=True)
+
+
+class CheckResult(serializers.Serializer):
+    name = serializers.CharField()
+    passed = serializers.BooleanField()
+    detail = serializers.CharField(allow_blank=True)
+
+
+class EngineInfo(serializers.Serializer):
+    name = serializers.CharField()
+    version = serializers.CharField()
+
+
+class ErrorInfo(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField(allow_blank=True)
+
+
+class DocumentResult(serializers.Serializer):
+    """ARCHITECTURE §3.1."""
+
+    id = serializers.UUIDField()
+    file = serializers.CharField()
+    sha256 = serializers.CharField()
+    status = serializers.ChoiceField(choices=DocumentStatus.values)
+    document_type = serializers.CharField(allow_null=True)
+    document_type_confidence = serializers.FloatField(allow_null=True)
+    pages = serializers.IntegerField()
+    fields = serializers.DictField(child=FieldResult())  # type: ignore[assignment]  # a field, popped by DRF
+    checks = CheckResult(many=True)
+    decision = serializers.ChoiceField(choices=DECISIONS, allow_null=True)
+    engine = EngineInfo(allow_null=True)
+    timings_ms = serializers.DictField(child=serializers.IntegerField())
+    error = ErrorInfo(allow_null=True)
+
+
+class DocumentSummary(serializers.Serializer):
+    id = serializers.UUIDField()
+    file = serializers.CharField()
+    sha256 = serializers.CharField()
+    status = serializers.ChoiceField(choices=DocumentStatus.values)
+    document_type = serializers.CharField(allow_null=True)
+    decision = serializers.ChoiceField(choices=DECISIONS, allow_null=True)
+    created_at = serializers.DateTimeField()
+    url = serializers.URLField()
+
+
+class Refusal(serializers.Serializer):
+    file = serializers.CharField(allow_blank=True)
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class BatchAccepted(serializers.Serializer):
+    id = serializers.UUIDField()
+    url = serializers.URLField()
+    documents = DocumentAccepted(many=True)
+    refused = Refusal(many=True)
+
+
+class BatchExports(serializers.Serializer):
+    jsonl = serializers.URLField()
+    csv = serializers.URLField()
+
+
+class BatchDetail(serializers.Serializer):
+    id = serializers.UUIDField()
+    created_at = serializers.DateTimeField()
+    total = serializers.IntegerField(help_text="documents in the batch")
+    counts = serializers.DictField(child=serializers.IntegerField(), help_text="documents per status")
+    documents = DocumentAccepted(many=True)
+    refused = Refusal(many=True)
+    exports = BatchExports()
+
+
+class BatchSummary(serializers.Serializer):
+    id = serializers.UUIDField()
+    created_at = serializers.DateTimeField()
+    url = serializers.URLField()
+
+
+class RefusedBatch(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    refused = Refusal(many=True)

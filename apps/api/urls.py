@@ -1,0 +1,29 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from apps.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("documents", views.DocumentsApi.as_view(), name="documents"),
+    path("documents/<uuid:document_id>", views.DocumentApi.as_view(), name="document"),
+    path(
+        "documents/<uuid:document_id>/original", views.DocumentOriginalApi.as_view(), name="document_original"
+    ),
+    path(
+        "documents/<uuid:document_id>/pages/<int:number>",
+        views.DocumentPageApi.as_view(),
+        name="document_page",
+    ),
+    path("batches", views.BatchesApi.as_view(), name="batches"),
+    path("batches/<uuid:batch_id>", views.BatchApi.as_view(), name="batch"),
+    path(
+        "batches/<uuid:batch_id>/results.jsonl",
+        views.BatchExportJsonlApi.as_view(),
+        name="batch_export_jsonl",
+    ),
+    path("batches/<uuid:batch_id>/results.csv", views.BatchExportCsvApi.as_view(), name="batch_export_csv"),
+    path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
+    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema", throttle_classes=[]), name="docs"),
+]

@@ -1,0 +1,83 @@
+"""Webhooks: where a document's result goes, and every delivery and attempt, as rows.
+
+What was sent, when, to where and with what answer is always queryable (and shown in the admin),
+so a receiver's outage is diagnosed from the database, not from logs. Rows never hold the
+receiver's answer body, only its status code: it may echo document content.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+
+class DocumentCallback(models.Model):
+    """The URL a document's result is posted to (``callback_url`` of the upload)."""
+
+    document = models.OneToOneField(
+        "documents.Document", on_delete=models.CASCADE, primary_key=True, related_name="callback"
+    )
+    url = models.URLField(max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"callback of {self.document_id}"
+
+
+class WebhookEvent(models.TextChoices):
+    DOCUMENT_DECIDED = "document.decided"  # auto-approved or routed to review
+    DOCUMENT_REVIEWED = "document.reviewed"  # a person approved or rejected it
+    DOCUMENT_FAILED = "document.failed"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending"  # waiting for its (next) attempt at ``next_attempt_at``
+    SENDING = "sending"  # an attempt is in flight
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # every attempt failed; an operator may replay it
+
+
+class WebhookDelivery(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.CASCADE, related_name="+")
+    document = models.ForeignKey(
+        "documents.Document", on_delete=models.CASCADE, related_name="webhook_deliveries"
+    )
+    event = models.CharField(max_length=40, choices=WebhookEvent.choices)
+    url = models.URLField(max_length=2000)
+    body = models.TextField()  # the exact JSON sent (the §3.1 result when the event happened)
+    status = models.CharField(max_length=12, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=200, blank=True)
+    replay_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "webhook deliveries"
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.event} of {self.document_id} ({self.status})"
+
+
+class WebhookAttempt(models.Model):
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField()
+    status_code = models.PositiveIntegerField(null=True, blank=True)  # None: no answer at all
+    error = models.CharField(max_length=200, blank=True)  # e.g. "timeout", "connection refused"
+    succeeded = models.BooleanField()
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of {self.delivery_id}"

@@ -1,0 +1,181 @@
+"""The REST API on the real stack: PostgreSQL, Redis, a Celery worker process and Triton.
+
+GIVEN a tenant with an API key, WHEN an integrator uploads through /api/v1 and polls, THEN the
+worker carries the documents to a decision and the API shows the §3.1 result; the document's
+callback_url receives the same result, signed, from the worker, retried after the receiver's 500;
+batches (a zip) are counted and exported; another tenant's key sees none of it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+import time
+import zipfile
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from apps.documents.models import Document
+from apps.webhooks import signing
+from apps.webhooks.models import WebhookDelivery
+from tests.conftest import SAMPLES
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+TRUTH = json.loads((SAMPLES / "truth.json").read_text())
+IN_FLIGHT = {"received", "queued", "processing", "extracted"}
+
+
+@pytest.fixture
+def worker(celery_worker_process):
+    return celery_worker_process
+
+
+def _client(tenant) -> APIClient:
+    from apps.tenants.services import api_key_create
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='it').raw_key}")
+    return client
+
+
+def _file(name: str, content: bytes | None = None) -> io.BytesIO:
+    handle = io.BytesIO(content if content is not None else (SAMPLES / name).read_bytes())
+    handle.name = name
+    return handle
+
+
+def _poll(api: APIClient, url: str, done, timeout_s: float = 180) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        body = api.get(url).json()
+        if done(body):
+            return body
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not done after {timeout_s} s: {body}")
+        time.sleep(0.5)
+
+
+class Receiver:
+    """An integrator's webhook endpoint: a real HTTP server on 127.0.0.1 that answers the first
+    POST with 500 and the rest with 200."""
+
+    def __init__(self, statuses: list[int]) -> None:
+        self.statuses = statuses
+        self.received: list[tuple[Any, bytes]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append((self.headers, body))
+                self.send_response(receiver.statuses.pop(0) if receiver.statuses else 200)
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/docintel"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def receiver():
+    server = Receiver([500])
+    yield server
+    server.server.shutdown()
+    server.server.server_close()
+
+
+def test_upload_poll_result_and_a_signed_webhook_retried_after_a_500(worker, tenant, receiver):
+    api = _client(tenant)
+    name = "00000-passport.jpg"
+    accepted = api.post(
+        "/api/v1/documents", {"file": _file(name), "callback_url": receiver.url}, format="multipart"
+    )
+    assert accepted.status_code == 202, accepted.content
+    result = _poll(api, accepted.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
+    assert result["status"] in {"auto_approved", "needs_review"}, result["error"]
+    assert result["document_type"] == "passport" and result["engine"]["name"] == "cpu-reference"
+    assert result["fields"]["surname"]["value"] == TRUTH[name]["fields"]["surname"]
+    assert result["fields"]["surname"]["source"] == "mrz"
+
+    deadline = time.monotonic() + 60
+    while len(receiver.received) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(receiver.received) == 2, "the 500 was not retried"
+    (first_headers, first_body), (headers, body) = receiver.received
+    assert body == first_body and json.loads(body) == result  # the §3.1 result, as the API shows it
+    tenant.refresh_from_db()
+    assert signing.verify(
+        secret=tenant.webhook_secret, body=body, signature=headers["X-DocIntel-Signature"],
+        timestamp=headers["X-DocIntel-Timestamp"], timestamped_signature=headers["X-DocIntel-Signature-Timestamped"],
+    )  # fmt: skip
+    assert headers["X-DocIntel-Event"] == "document.decided"
+    assert headers["X-DocIntel-Delivery"] == first_headers["X-DocIntel-Delivery"]
+    delivery = WebhookDelivery.objects.get(document_id=result["id"])
+    assert delivery.status == "succeeded"
+    assert [a.status_code for a in delivery.attempt_log.all()] == [500, 200]
+
+
+def test_idempotent_upload_on_the_real_stack(worker, tenant):
+    api = _client(tenant)
+    name = "00006-invoice.pdf"
+    key = {"Idempotency-Key": "invoice-00006"}
+    first = api.post("/api/v1/documents", {"file": _file(name)}, format="multipart", headers=key)
+    again = api.post("/api/v1/documents", {"file": _file(name)}, format="multipart", headers=key)
+    assert first.status_code == again.status_code == 202 and again.json()["id"] == first.json()["id"]
+    different = api.post(
+        "/api/v1/documents", {"file": _file("00008-bank_statement.pdf")}, format="multipart", headers=key
+    )
+    assert different.status_code == 422 and different.json()["code"] == "idempotency_key_reused"
+    result = _poll(api, first.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
+    assert result["document_type"] == "invoice"
+    assert Document.objects.count() == 1 and Document.objects.get().extractions.count() == 1
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member, content in members.items():
+            archive.writestr(member, content)
+    return buffer.getvalue()
+
+
+def test_a_zip_batch_is_counted_exported_and_invisible_to_other_tenants(worker, tenant, other_tenant):
+    api, other = _client(tenant), _client(other_tenant)
+    names = ["00006-invoice.pdf", "00008-bank_statement.pdf"]
+    archive = _zip({f"in/{n}": (SAMPLES / n).read_bytes() for n in names})
+    bomb = _zip({"ok.pdf": (SAMPLES / names[0]).read_bytes(), "bomb.png": b"\0" * 20_000_000})
+    traversal = _zip({"../../outside.pdf": (SAMPLES / names[0]).read_bytes()})
+    for evil, code in ((bomb, "suspicious_compression"), (traversal, "unsafe_member_path")):
+        refused = api.post("/api/v1/batches", {"files": [_file("x.zip", evil)]}, format="multipart")
+        assert refused.json()["code"] == code and refused.status_code in {413, 422}
+    assert Document.objects.count() == 0
+
+    accepted = api.post("/api/v1/batches", {"files": [_file("docs.zip", archive)]}, format="multipart")
+    assert accepted.status_code == 202, accepted.content
+    batch = _poll(api, accepted.json()["url"], lambda b: not set(b["counts"]) & IN_FLIGHT)
+    assert batch["total"] == 2 and sum(batch["counts"].values()) == 2
+    assert [d["file"] for d in batch["documents"]] == [f"docs.zip/in/{n}" for n in names]
+    lines = b"".join(api.get(batch["exports"]["jsonl"]).streaming_content).decode().splitlines()
+    assert sorted(json.loads(line)["document_type"] for line in lines) == ["bank_statement", "invoice"]
+    rows = list(csv.DictReader(io.StringIO(api.get(batch["exports"]["csv"]).content.decode())))
+    invoice = next(r for r in rows if r["document_type"] == "invoice")
+    assert invoice["invoice_number"] == TRUTH[names[0]]["fields"]["invoice_number"]
+
+    document_id = batch["documents"][0]["id"]
+    for path in (
+        f"documents/{document_id}", f"documents/{document_id}/original", f"documents/{document_id}/pages/1",
+        f"batches/{batch['id']}", f"batches/{batch['id']}/results.jsonl", f"batches/{batch['id']}/results.csv",
+    ):  # fmt: skip
+        assert api.get(f"/api/v1/{path}").status_code == 200, path
+        response = other.get(f"/api/v1/{path}")
+        assert response.status_code == 404 and response.json()["code"] == "not_found", path
+    assert other.get("/api/v1/documents").json()["results"] == []
+    assert other.get("/api/v1/batches").json()["results"] == []

@@ -1,0 +1,124 @@
+"""Batches: many files or one zip; zips inspected before anything is inflated or stored;
+counts by status; exports; tenant isolation."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+
+import pytest
+
+from apps.batches.models import Batch
+from apps.documents.models import Document
+from tests.unit.api.conftest import png_bytes, upload
+from tests.unit.ingestion.factories import make_read_document
+
+pytestmark = pytest.mark.django_db
+
+
+def _zip(members: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def _post(api, files: list[tuple[str, bytes]], headers=None, **extra):
+    data = {"files": [upload(content, name) for name, content in files], **extra}
+    return api.post("/api/v1/batches", data, format="multipart", headers=headers or {})
+
+
+def test_many_files_become_a_batch_and_refusals_are_listed(api):
+    response = _post(api, [("a.png", png_bytes(1)), ("b.png", png_bytes(2)), ("notes.txt", b"hello")])
+    assert response.status_code == 202, response.content
+    body = response.json()
+    assert [d["file"] for d in body["documents"]] == ["a.png", "b.png"]
+    assert body["refused"] == [
+        {"file": "notes.txt", "code": "unsupported_file_type", "message": body["refused"][0]["message"]}
+    ]
+    detail = api.get(body["url"]).json()
+    assert detail["total"] == 2 and detail["counts"] == {"queued": 2} and len(detail["refused"]) == 1
+
+
+def test_one_zip_becomes_a_batch_of_its_members(api):
+    archive = _zip({"scans/a.png": png_bytes(3), "b.png": png_bytes(4)})
+    body = _post(api, [("folder.zip", archive)]).json()
+    assert [d["file"] for d in body["documents"]] == ["folder.zip/scans/a.png", "folder.zip/b.png"]
+
+
+def test_a_zip_bomb_is_refused_before_anything_is_inflated_or_stored(api):
+    bomb = _zip({"a.png": png_bytes(5), "bomb.png": b"\0" * 5_000_000})
+    response = _post(api, [("bomb.zip", bomb)])
+    assert response.status_code == 413 and response.json()["code"] == "suspicious_compression"
+    assert Document.objects.count() == 0 and Batch.objects.count() == 0
+
+
+def test_a_zip_with_a_path_leaving_the_archive_is_refused(api):
+    evil = _zip({"a.png": png_bytes(6), "../../etc/cron.d/x.png": png_bytes(7)})
+    response = _post(api, [("evil.zip", evil)])
+    assert response.status_code == 422 and response.json()["code"] == "unsafe_member_path"
+    assert Document.objects.count() == 0
+
+
+def test_a_zip_with_too_many_entries_is_refused(api, settings):
+    settings.DOCINTEL_ZIP_MAX_MEMBERS = 2
+    response = _post(api, [("many.zip", _zip({f"{i}.png": png_bytes(10 + i) for i in range(3)}))])
+    assert response.status_code == 413 and response.json()["code"] == "archive_too_many_members"
+
+
+def test_too_many_files_is_413_before_work_is_queued(api, settings):
+    settings.DOCINTEL_BATCH_MAX_FILES = 2
+    response = _post(api, [(f"{i}.png", png_bytes(20 + i)) for i in range(3)])
+    assert response.status_code == 413 and response.json()["code"] == "too_many_files"
+    assert Document.objects.count() == 0
+
+
+def test_a_zip_beside_other_files_is_refused(api):
+    response = _post(api, [("a.png", png_bytes(30)), ("b.zip", _zip({"c.png": png_bytes(31)}))])
+    assert response.status_code == 422 and response.json()["code"] == "mixed_batch"
+
+
+def test_a_batch_none_of_whose_files_can_be_taken_is_refused_with_every_reason(api):
+    response = _post(api, [("a.txt", b"text"), ("b.txt", b"more")])
+    body = response.json()
+    assert response.status_code == 415 and [r["file"] for r in body["refused"]] == ["a.txt", "b.txt"]
+    assert Batch.objects.count() == 0
+
+
+def test_batch_idempotency(api):
+    files = [("a.png", png_bytes(40)), ("b.png", png_bytes(41))]
+    first = _post(api, files, headers={"Idempotency-Key": "batch-1"}).json()
+    again = _post(api, files, headers={"Idempotency-Key": "batch-1"})
+    assert again.status_code == 202 and again.json()["id"] == first["id"] and Batch.objects.count() == 1
+    other = _post(api, files[:1], headers={"Idempotency-Key": "batch-1"})
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+
+
+def test_exports_as_json_lines_and_csv(api, tenant):
+    from apps.batches.models import BatchDocument
+    from apps.batches.services import batch_open
+
+    batch = batch_open(tenant=tenant)
+    read = make_read_document(tenant, name="=cmd|' /C calc'!A0.png")
+    BatchDocument.objects.create(batch=batch, document=read, position=0, file="p.png")
+    jsonl = api.get(f"/api/v1/batches/{batch.pk}/results.jsonl")
+    assert jsonl.status_code == 200 and jsonl["Content-Type"] == "application/jsonl"
+    lines = b"".join(jsonl.streaming_content).decode().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [str(read.pk)]
+    exported = api.get(f"/api/v1/batches/{batch.pk}/results.csv")
+    assert exported["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
+    assert rows[0]["surname"] == "ERIKSSON" and rows[0]["surname.confidence"] == "0.97"
+    assert rows[0]["file"].startswith("'=")  # never a formula in a spreadsheet
+
+
+def test_other_tenants_batches_are_404_and_not_listed(api, other_api):
+    body = _post(api, [("a.png", png_bytes(50))]).json()
+    for path in (body["id"], f"{body['id']}/results.jsonl", f"{body['id']}/results.csv"):
+        response = other_api.get(f"/api/v1/batches/{path}")
+        assert response.status_code == 404 and response.json()["code"] == "not_found", path
+    assert other_api.get("/api/v1/batches").json()["results"] == []
+    assert [b["id"] for b in api.get("/api/v1/batches").json()["results"]] == [body["id"]]

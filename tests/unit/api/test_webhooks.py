@@ -1,0 +1,168 @@
+"""Webhook deliveries without the network's help: signing, backoff, outbox rows on decide,
+review and failure, a failed delivery's replay, and the sweep. Real HTTP: a local server."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from apps.documents.services import document_fail
+from apps.webhooks import signing
+from apps.webhooks.models import DeliveryStatus, WebhookDelivery
+from apps.webhooks.services import (
+    document_callback_set,
+    retry_delay_s,
+    webhook_deliver,
+    webhook_deliveries_sweep,
+    webhook_delivery_replay,
+    webhook_document_event,
+)
+from tests.unit.documents.factories import make_document
+
+pytestmark = pytest.mark.django_db
+
+
+class Receiver:
+    """A real HTTP server on 127.0.0.1 answering each POST with the next of ``statuses``."""
+
+    def __init__(self, statuses: list[int]) -> None:
+        self.statuses = list(statuses)
+        self.received: list[tuple[Any, bytes]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append((self.headers, body))
+                self.send_response(receiver.statuses.pop(0) if receiver.statuses else 200)
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    servers: list[Receiver] = []
+
+    def start(statuses: list[int]) -> Receiver:
+        servers.append(Receiver(statuses))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+def test_signature_is_the_hmac_of_the_body_and_the_timestamped_one_binds_the_time():
+    headers = signing.signature_headers(secret="s3cret", body=b'{"a":1}', timestamp=1_700_000_000)
+    assert (
+        headers["X-DocIntel-Signature"]
+        == "sha256=" + __import__("hmac").new(b"s3cret", b'{"a":1}', "sha256").hexdigest()
+    )
+    args = {
+        "secret": "s3cret", "body": b'{"a":1}', "signature": headers["X-DocIntel-Signature"],
+        "timestamp": "1700000000", "timestamped_signature": headers["X-DocIntel-Signature-Timestamped"],
+    }  # fmt: skip
+    assert signing.verify(**args, now=1_700_000_100)
+    assert not signing.verify(**args, now=1_700_001_000)  # a replay, much later
+    assert not signing.verify(**{**args, "timestamp": "1700000999"}, now=1_700_001_000)  # a forged time
+    assert not signing.verify(**{**args, "body": b'{"a":2}'}, now=1_700_000_100)
+
+
+def test_backoff_grows_exponentially_with_jitter_and_a_cap(settings):
+    settings.DOCINTEL_WEBHOOK_BACKOFF_S = 2
+    settings.DOCINTEL_WEBHOOK_BACKOFF_MAX_S = 60
+    rng = random.Random(7)
+    delays = [retry_delay_s(n, rng=rng) for n in range(1, 9)]
+    for attempt, delay in enumerate(delays, start=1):
+        cap = min(60, 2 * 2 ** (attempt - 1))
+        assert cap / 2 <= delay <= cap
+    assert len({round(retry_delay_s(3), 6) for _ in range(5)}) > 1  # jittered
+
+
+def test_a_document_without_callback_records_no_delivery(tenant):
+    assert webhook_document_event(document=make_document(tenant), event="document.decided") is None
+
+
+def test_failure_is_delivered_signed_and_a_500_is_retried_then_replayed(tenant, receiver, settings):
+    settings.DOCINTEL_WEBHOOK_MAX_ATTEMPTS = 2
+    settings.DOCINTEL_WEBHOOK_BACKOFF_S = 30
+    server = receiver([500, 503, 200])
+    document = make_document(tenant)
+    document_callback_set(document=document, url=server.url)
+    document_fail(document=document, code="unreadable_image", message="the image cannot be read")
+    delivery = WebhookDelivery.objects.get(document=document)
+    assert delivery.event == "document.failed"
+
+    assert webhook_deliver(delivery_id=str(delivery.pk)) == "pending"
+    delivery.refresh_from_db()
+    assert delivery.next_attempt_at > timezone.now() and delivery.last_status_code == 500
+    assert webhook_deliver(delivery_id=str(delivery.pk)) == "not_due"
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
+    assert webhook_deliver(delivery_id=str(delivery.pk)) == "failed"
+    assert [a.status_code for a in delivery.attempt_log.all()] == [500, 503]
+
+    replay = webhook_delivery_replay(delivery=WebhookDelivery.objects.get(pk=delivery.pk))
+    assert replay is not None and webhook_deliver(delivery_id=str(replay.pk)) == "succeeded"
+    headers, body = server.received[-1]
+    assert json.loads(body)["error"]["code"] == "unreadable_image"
+    assert headers["X-DocIntel-Event"] == "document.failed"
+    assert signing.verify(
+        secret=tenant.webhook_secret, body=body, signature=headers["X-DocIntel-Signature"],
+        timestamp=headers["X-DocIntel-Timestamp"], timestamped_signature=headers["X-DocIntel-Signature-Timestamped"],
+    )  # fmt: skip
+    assert server.received[0][1] == body  # every attempt sends the same body
+
+
+def test_an_unreachable_receiver_is_an_attempt_with_an_error(tenant, settings):
+    document = make_document(tenant)
+    document_callback_set(document=document, url="http://127.0.0.1:9/nothing")
+    delivery = webhook_document_event(document=document, event="document.decided")
+    assert webhook_deliver(delivery_id=str(delivery.pk)) == "pending"
+    attempt = delivery.attempt_log.get()
+    assert attempt.status_code is None and attempt.error and not attempt.succeeded
+
+
+def test_the_sweep_resends_what_is_overdue_and_frees_what_a_dead_worker_held(tenant):
+    document = make_document(tenant)
+    document_callback_set(document=document, url="http://127.0.0.1:9/x")
+    overdue = webhook_document_event(document=document, event="document.decided")
+    stuck = webhook_document_event(document=document, event="document.reviewed")
+    WebhookDelivery.objects.filter(pk=overdue.pk).update(
+        next_attempt_at=timezone.now() - dt.timedelta(minutes=5)
+    )
+    WebhookDelivery.objects.filter(pk=stuck.pk).update(status=DeliveryStatus.SENDING)
+    later = timezone.now() + dt.timedelta(minutes=10)
+    assert set(webhook_deliveries_sweep(now=later)) == {str(overdue.pk), str(stuck.pk)}
+
+
+def test_a_callback_given_for_an_already_decided_duplicate_gets_the_result_now(api, tenant):
+    from apps.documents.models import Document
+    from tests.unit.api.conftest import png_bytes, upload
+
+    first = api.post("/api/v1/documents", {"file": upload(png_bytes(1), "a.png")}, format="multipart").json()
+    Document.objects.filter(pk=first["id"]).update(status="auto_approved", decision="auto_approved")
+    again = api.post(
+        "/api/v1/documents",
+        {"file": upload(png_bytes(1), "a.png"), "callback_url": "http://127.0.0.1:9/hook"},
+        format="multipart",
+    )
+    assert again.status_code == 200
+    delivery = WebhookDelivery.objects.get(document_id=first["id"])
+    assert delivery.event == "document.decided" and json.loads(delivery.body)["status"] == "auto_approved"
