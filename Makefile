@@ -96,3 +96,4 @@ bench: setup var/bench/synth var/bench/all-types
 	$(PY) bench/extract_engines.py $(BENCH_SETS)
 	$(PY) bench/engine_speed.py var/bench/all-types $(wildcard ../shared/realdata/receipts_sroie)
 	$(PY) manage.py evaluate $(EVAL_SETS) --plot var/bench/reliability.png
+	$(PY) bench/api_throughput.py

@@ -166,3 +166,31 @@ def test_a_callback_given_for_an_already_decided_duplicate_gets_the_result_now(a
     assert again.status_code == 200
     delivery = WebhookDelivery.objects.get(document_id=first["id"])
     assert delivery.event == "document.decided" and json.loads(delivery.body)["status"] == "auto_approved"
+
+
+def test_a_failed_delivery_is_replayed_from_the_admin(admin_client, tenant, receiver):
+    server = receiver([200])
+    document = make_document(tenant)
+    document_callback_set(document=document, url=server.url)
+    failed = webhook_document_event(document=document, event="document.decided")
+    WebhookDelivery.objects.filter(pk=failed.pk).update(status=DeliveryStatus.FAILED, attempts=8)
+    page = admin_client.get(f"/admin/webhooks/webhookdelivery/{failed.pk}/change/")
+    assert page.status_code == 200 and b"attempt" in page.content.lower()
+    response = admin_client.post(
+        "/admin/webhooks/webhookdelivery/", {"action": "replay", "_selected_action": [str(failed.pk)]}
+    )
+    assert response.status_code == 302
+    replay = WebhookDelivery.objects.get(replay_of=failed)
+    assert replay.body == failed.body and webhook_deliver(delivery_id=str(replay.pk)) == "succeeded"
+    assert len(server.received) == 1
+
+
+def test_an_api_key_is_revoked_from_the_admin(admin_client, tenant):
+    from apps.tenants.models import ApiKey
+    from apps.tenants.services import api_key_create
+
+    key = api_key_create(tenant=tenant, name="erp").api_key
+    listing = admin_client.get("/admin/tenants/apikey/")
+    assert key.prefix.encode() in listing.content and key.key_hash.encode() not in listing.content
+    admin_client.post("/admin/tenants/apikey/", {"action": "revoke", "_selected_action": [str(key.pk)]})
+    assert ApiKey.objects.get(pk=key.pk).revoked_at is not None
