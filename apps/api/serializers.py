@@ -65,8 +65,9 @@ class BatchUploadInput(serializers.Serializer):
 
 
 class DocumentListQuery(serializers.Serializer):
-    status = serializers.ChoiceField(choices=DocumentStatus.values, required=False)
-    document_type = serializers.ChoiceField(choices=DOCUMENT_TYPES, required=False)
+    # "?status=&document_type=" (ARCHITECTURE §3.4's own example) means any status, any type
+    status = serializers.ChoiceField(choices=DocumentStatus.values, required=False, allow_blank=True)
+    document_type = serializers.ChoiceField(choices=DOCUMENT_TYPES, required=False, allow_blank=True)
     created_after = serializers.DateTimeField(required=False, help_text="uploaded at or after (ISO 8601)")
     created_before = serializers.DateTimeField(required=False, help_text="uploaded before (ISO 8601)")
 
