@@ -46,7 +46,7 @@ from apps.review.forms import (
     RejectForm,
 )
 from apps.review.models import ReviewQueue, ReviewTask, TaskStatus
-from apps.review.permissions import REVIEWER_ROLES, SUPERVISOR_ROLES, tenant_with_role
+from apps.review.permissions import REVIEWER_ROLES, SUPERVISOR_ROLES, is_supervisor, tenant_with_role
 from apps.review.presentation import (
     KIND_LABELS,
     crop_box,
@@ -280,8 +280,6 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
     task = _task(request, task_id)
     user = _user(request)
     now = timezone.now()
-    role = tenant_with_role(user=user, roles=SUPERVISOR_ROLES)
-    is_supervisor = role is not None and role[0].pk == task.tenant_id
     corrections = list(review_task_corrections(task=task))
     engine_values: dict[str, str | None] = {}
     for c in corrections:
@@ -319,7 +317,7 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
         "holder": task.lease_holder.get_username()
         if task.lease_holder and task.lease_expires_at and task.lease_expires_at > now
         else "",
-        "is_supervisor": is_supervisor,
+        "is_supervisor": is_supervisor(user=user, tenant=task.tenant),
         "age": duration_text(now - task.created_at),
         "deadline": deadline(due_at=task.due_at, now=now, sla=task.queue.sla),
         "check": maker_checker_state(task=task, user=user),
