@@ -7,7 +7,8 @@ from engines.types import Check, EngineResult, FieldResult
 TODAY = dt.date(2026, 11, 30)
 
 
-def _passport(expiry: str = "2031-04-15", doc_valid: bool = True, confidence: float = 0.99) -> EngineResult:
+# 0.999: the raw confidence the MRZ reader reports for a clean read, every character sure
+def _passport(expiry: str = "2031-04-15", doc_valid: bool = True, confidence: float = 0.999) -> EngineResult:
     def f(value, valid=True):
         return FieldResult(
             value=value, confidence=confidence, page=1, bbox=(0.1, 0.8, 0.5, 0.85), source="mrz", valid=valid
