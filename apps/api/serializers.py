@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from apps.documents.models import DocumentStatus
 from apps.extraction.schemas import DOCUMENT_TYPES
+from apps.webhooks import destinations
 
 DECISIONS = ("auto_approved", "needs_review", "rejected")
 SOURCES = ("mrz", "barcode", "text_layer", "ocr", "model")
@@ -40,8 +41,9 @@ class CallbackUrlField(_BlankIsInvalid, serializers.URLField):
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
-        if not value.lower().startswith(("http://", "https://")):
-            raise serializers.ValidationError("must be an http or https URL")
+        refusal = destinations.url_refusal(value)
+        if refusal:
+            raise serializers.ValidationError(refusal)
         return value
 
 

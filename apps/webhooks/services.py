@@ -25,7 +25,7 @@ from django.utils import timezone
 from apps.documents.models import Document
 from apps.documents.selectors import document_result_get
 from apps.documents.state import IN_FLIGHT
-from apps.webhooks import signing
+from apps.webhooks import destinations, signing
 from apps.webhooks.models import (
     DeliveryStatus,
     DocumentCallback,
@@ -121,7 +121,17 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> P
     connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
+        refusal = destinations.url_refusal(url)
+        if refusal:
+            raise destinations.DestinationRefusedError(f"callback URL {refusal}")
         connection = connection_class(parts.hostname or "", parts.port, timeout=timeout_s)
+        address = destinations.checked_address(connection.host, connection.port)
+        if address is not None:
+            # Connect to the address that was checked; TLS still verifies the host name.
+            create = connection._create_connection  # type: ignore[attr-defined]
+            connection._create_connection = (  # type: ignore[attr-defined]
+                lambda target, *args: create((address, target[1]), *args)
+            )
         try:
             connection.request("POST", path, body=body, headers=headers)
             response = connection.getresponse()
@@ -129,6 +139,8 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> P
             status = response.status
         finally:
             connection.close()
+    except destinations.DestinationRefusedError as exc:
+        return PostOutcome(None, f"refused: {exc}")
     except TimeoutError:
         return PostOutcome(None, "timeout")
     except (OSError, http.client.HTTPException, ValueError) as exc:

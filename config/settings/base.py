@@ -168,6 +168,10 @@ DOCINTEL_WEBHOOK_TIMEOUT_S = env_float("DOCINTEL_WEBHOOK_TIMEOUT_S", 10.0)
 DOCINTEL_WEBHOOK_MAX_ATTEMPTS = env_int("DOCINTEL_WEBHOOK_MAX_ATTEMPTS", 8)
 DOCINTEL_WEBHOOK_BACKOFF_S = env_float("DOCINTEL_WEBHOOK_BACKOFF_S", 5.0)
 DOCINTEL_WEBHOOK_BACKOFF_MAX_S = env_float("DOCINTEL_WEBHOOK_BACKOFF_MAX_S", 3600.0)
+# Server-side request forgery guard (apps/webhooks/destinations.py): callbacks go to public
+# addresses only, unless private networks are allowed or the host is listed.
+DOCINTEL_WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("DOCINTEL_WEBHOOK_ALLOW_PRIVATE_NETWORKS", False)
+DOCINTEL_WEBHOOK_ALLOWED_HOSTS = env_list("DOCINTEL_WEBHOOK_ALLOWED_HOSTS", [])
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -28,6 +28,8 @@ CACHES = {
 # A webhook retry comes within seconds in tests, not minutes.
 DOCINTEL_WEBHOOK_BACKOFF_S = float(os.environ.get("DOCINTEL_WEBHOOK_BACKOFF_S", "0.5"))
 DOCINTEL_WEBHOOK_TIMEOUT_S = 5.0
+# Receivers in tests are local HTTP servers; the guard itself is tested with this turned off.
+DOCINTEL_WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     **STORAGES,  # noqa: F405
