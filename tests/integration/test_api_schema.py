@@ -72,3 +72,11 @@ def test_the_served_schema_is_the_one_tested(live_server):
 
     served = requests.get(f"{live_server.url}/api/v1/schema", params={"format": "json"}, timeout=30).json()
     assert served == _openapi()
+
+
+def test_the_schema_is_a_valid_openapi_3_document():
+    from openapi_spec_validator import validate
+
+    document = _openapi()
+    assert document["openapi"].startswith("3.")
+    validate(document)  # raises OpenAPIValidationError naming the offending path
