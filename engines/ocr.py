@@ -15,14 +15,19 @@ Calls are serialised with a lock: RapidOCR keeps per-call state on the instance 
 documented as thread-safe; onnxruntime already uses several cores inside one call.
 
 Threads: ``DOCINTEL_OCR_THREADS`` (an integer) sets onnxruntime's intra-op thread count; unset,
-onnxruntime uses all cores.
+onnxruntime uses all cores. Its idle threads do not spin and its memory arena is on
+(:func:`_cpu_frugal_sessions`): on the 2-core reference machine that cut the engine's median CPU
+time per page from 2.4 s to 1.35 s at the same wall time, because OCR here is many small
+recogniser calls, between which spinning threads burn a core each for nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +77,29 @@ class Recognition:
     frames: int
 
 
+@contextlib.contextmanager
+def _cpu_frugal_sessions() -> Iterator[None]:
+    """While RapidOCR builds its onnxruntime sessions, give them options it does not expose:
+    no spinning of idle intra-op threads, and the CPU memory arena (RapidOCR turns it off, so
+    every small call allocated afresh)."""
+    from rapidocr_onnxruntime.utils import infer_engine
+
+    session_class = infer_engine.OrtInferSession
+    original = session_class.__dict__["_init_sess_opts"]
+
+    def frugal_options(config: dict[str, Any]) -> Any:
+        options = original.__func__(config)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.enable_cpu_mem_arena = True
+        return options
+
+    session_class._init_sess_opts = staticmethod(frugal_options)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        session_class._init_sess_opts = original  # type: ignore[method-assign]
+
+
 class Ocr:
     """Load with :func:`get_ocr`; one instance per process."""
 
@@ -83,7 +111,8 @@ class Ocr:
         threads = os.environ.get("DOCINTEL_OCR_THREADS", "").strip()
         if threads:
             kwargs["intra_op_num_threads"] = int(threads)
-        self._engine = RapidOCR(**kwargs)
+        with _cpu_frugal_sessions():
+            self._engine = RapidOCR(**kwargs)
         # whole-page reading restores the word spaces the recogniser drops (engines/ocr_spaces.py)
         from engines.ocr_spaces import SpacedRecognizer
 

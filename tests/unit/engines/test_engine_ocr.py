@@ -45,3 +45,13 @@ def test_recognition_returns_greedy_text_and_ctc_probabilities() -> None:
     assert "".join(result.text.split()) == "HELLO123"  # (it may add a full-width space)
     assert result.probs.shape == (result.frames, len(get_ocr().vocabulary))
     assert np.allclose(result.probs.sum(axis=1), 1.0, atol=1e-3)
+
+
+def test_onnxruntime_sessions_do_not_spin_and_keep_their_memory_arena():
+    """The CPU-time settings of engines/ocr.py reach the sessions RapidOCR builds (a RapidOCR
+    upgrade that renames its session factory must fail here, not silently cost CPU again)."""
+    from engines.ocr import get_ocr
+
+    detector_options = get_ocr()._engine.text_det.infer.session.get_session_options()
+    assert detector_options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert detector_options.enable_cpu_mem_arena
