@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.triton_server_fixture", "tests.celery_worker_fixture"]
+pytest_plugins = ["tests.triton_server_fixture", "tests.celery_worker_fixture", "tests.sim_triton_fixture"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REALDATA = REPO_ROOT.parent / "shared" / "realdata"

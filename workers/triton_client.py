@@ -35,6 +35,9 @@ from engines.types import EngineError, EngineResult
 
 URL_ENV = "DOCINTEL_TRITON_URL"
 DEFAULT_URL = "127.0.0.1:8101"
+# The model every document goes to. Any model with the doc_pipeline contract (§3.5) will do:
+# model_repo/null and model_repo/sim_gpu answer without an engine, for benchmarks.
+MODEL_ENV = "DOCINTEL_TRITON_MODEL"
 MODEL_NAME = "doc_pipeline"
 DEFAULT_TIMEOUT_S = 30.0  # ARCHITECTURE §4
 
@@ -59,6 +62,23 @@ class TritonUnavailableError(Exception):
 
 def default_url() -> str:
     return os.environ.get(URL_ENV) or DEFAULT_URL
+
+
+def default_model() -> str:
+    return os.environ.get(MODEL_ENV) or MODEL_NAME
+
+
+def batch_capacity(config: dict[str, Any]) -> int:
+    """Documents the model can work on at once: its largest batch times its instances.
+
+    ``config`` is the model configuration as Triton returns it (``get_model_config`` as JSON).
+    A client keeps about this many requests in flight so every instance always finds a full
+    batch waiting; a model without batching counts 1 per instance.
+    """
+    max_batch = max(int(config.get("max_batch_size") or 0), 1)
+    groups = config.get("instance_group") or [{"count": 1}]
+    instances = sum(max(int(group.get("count") or 1), 1) for group in groups)
+    return max_batch * instances
 
 
 def _inputs(
@@ -113,9 +133,12 @@ def _translate(error: InferenceServerException) -> Exception:
 class TritonEngineClient:
     """Blocking client: ``read_document`` has the same contract as the local engine's."""
 
-    def __init__(self, url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self, url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S, model: str | None = None
+    ) -> None:
         self.url = url or default_url()
         self.timeout_s = timeout_s
+        self.model = model or default_model()
         self._client = grpcclient.InferenceServerClient(self.url)
 
     def read_document(
@@ -131,7 +154,7 @@ class TritonEngineClient:
         inputs = _inputs(grpcclient, pages, document_type_hint, text_layer, schema_json)
         try:
             response = self._client.infer(
-                MODEL_NAME,
+                self.model,
                 inputs,
                 outputs=[grpcclient.InferRequestedOutput("result_json")],
                 request_id=request_id,
@@ -142,9 +165,9 @@ class TritonEngineClient:
         return _result(response)
 
     def is_ready(self) -> bool:
-        """Whether the server and ``doc_pipeline`` are ready (False when unreachable)."""
+        """Whether the server and the model are ready (False when unreachable)."""
         try:
-            return bool(self._client.is_model_ready(MODEL_NAME, client_timeout=self.timeout_s))
+            return bool(self._client.is_model_ready(self.model, client_timeout=self.timeout_s))
         except InferenceServerException:
             return False
 
@@ -169,10 +192,16 @@ class AsyncTritonEngineClient:
     """
 
     def __init__(
-        self, url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S, max_in_flight: int = 16
+        self,
+        url: str | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_in_flight: int = 16,
+        model: str | None = None,
     ) -> None:
         self.url = url or default_url()
         self.timeout_s = timeout_s
+        self.model = model or default_model()
+        self.max_in_flight = max_in_flight
         self._client = grpcclient_aio.InferenceServerClient(self.url)
         self._slots = asyncio.Semaphore(max_in_flight)
 
@@ -190,7 +219,7 @@ class AsyncTritonEngineClient:
         async with self._slots:
             try:
                 response = await self._client.infer(
-                    MODEL_NAME,
+                    self.model,
                     inputs,
                     outputs=[grpcclient_aio.InferRequestedOutput("result_json")],
                     request_id=request_id,
@@ -202,9 +231,19 @@ class AsyncTritonEngineClient:
 
     async def is_ready(self) -> bool:
         try:
-            return bool(await self._client.is_model_ready(MODEL_NAME, client_timeout=self.timeout_s))
+            return bool(await self._client.is_model_ready(self.model, client_timeout=self.timeout_s))
         except InferenceServerException:
             return False
+
+    async def batch_capacity(self) -> int:
+        """The model's largest batch times its instances (see :func:`batch_capacity`)."""
+        try:
+            config = await self._client.get_model_config(
+                self.model, as_json=True, client_timeout=self.timeout_s
+            )
+        except InferenceServerException as error:
+            raise _translate(error) from error
+        return batch_capacity(config.get("config", config))
 
     async def close(self) -> None:
         await self._client.close()

@@ -56,6 +56,8 @@ DEFAULT_METRICS_PORT = 8102
 # Models loaded at start-up. The repository also holds GPU-only models, which a CPU machine
 # must not try to load, so the server runs in explicit model-control mode with this list.
 DEFAULT_MODELS = ("doc_pipeline",)
+# Comma-separated models to load instead (e.g. "null,sim_gpu" for the benchmarks' simulated models).
+MODELS_ENV = "DOCINTEL_TRITON_MODELS"
 
 PYTHON_BACKEND_FILES = ("libtriton_python.so", "triton_python_backend_utils.py")
 STUB_NAME = "triton_python_backend_stub"
@@ -133,6 +135,12 @@ def find_installation() -> TritonInstallation:
         backend_directory=prepare_backend_directory(root),
         library_path=tuple(library_path),
     )
+
+
+def configured_models() -> tuple[str, ...]:
+    """The models named in ``DOCINTEL_TRITON_MODELS``, or :data:`DEFAULT_MODELS`."""
+    names = tuple(name.strip() for name in os.environ.get(MODELS_ENV, "").split(",") if name.strip())
+    return names or DEFAULT_MODELS
 
 
 def shm_prefix(grpc_port: int) -> str:
@@ -374,7 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--metrics-port", type=int, default=DEFAULT_METRICS_PORT)
     parser.add_argument("--model-repository", type=Path, default=DEFAULT_MODEL_REPOSITORY)
     parser.add_argument(
-        "--model", action="append", dest="models", help="model to load (repeatable; default doc_pipeline)"
+        "--model",
+        action="append",
+        dest="models",
+        help=f"model to load (repeatable; default ${MODELS_ENV} or doc_pipeline)",
     )
     parser.add_argument("--address", default="127.0.0.1", help="bind address (0.0.0.0 in a cluster)")
     parser.add_argument("--log-verbose", type=int, default=0)
@@ -384,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.grpc_port,
         args.metrics_port,
         args.model_repository,
-        models=tuple(args.models or DEFAULT_MODELS),
+        models=tuple(args.models or configured_models()),
         address=args.address,
         log_verbose=args.log_verbose,
     )

@@ -43,11 +43,11 @@ class LocalReader:
 
 
 @functools.lru_cache(maxsize=4)
-def _triton_client(url: str, timeout_s: float) -> DocumentReader:
+def _triton_client(url: str, timeout_s: float, model: str) -> DocumentReader:
     """One gRPC channel per server and process, shared by every task (channels are thread-safe)."""
     from workers.triton_client import TritonEngineClient
 
-    return TritonEngineClient(url, timeout_s=timeout_s)
+    return TritonEngineClient(url, timeout_s=timeout_s, model=model)
 
 
 # Drop the cached clients while gRPC is still importable: their __del__ fails at interpreter teardown.
@@ -58,5 +58,7 @@ def reader_for(engine: str) -> DocumentReader:
     if engine == "local":
         return LocalReader()
     if engine == "triton":
-        return _triton_client(settings.DOCINTEL_TRITON_URL, settings.DOCINTEL_TRITON_TIMEOUT_S)
+        return _triton_client(
+            settings.DOCINTEL_TRITON_URL, settings.DOCINTEL_TRITON_TIMEOUT_S, settings.DOCINTEL_TRITON_MODEL
+        )
     raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINE_CHOICES)}")

@@ -138,6 +138,9 @@ DOCINTEL_PAGE_MAX_SIDE = env_int("DOCINTEL_PAGE_MAX_SIDE", 2400)
 DOCINTEL_ENGINE = env_str("DOCINTEL_ENGINE", "triton")
 DOCINTEL_TRITON_URL = env_str("DOCINTEL_TRITON_URL", "127.0.0.1:8101")
 DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
+# The Triton model documents go to (the doc_pipeline contract, §3.5): doc_pipeline, or the null and
+# sim_gpu models of model_repo/ for benchmarks. The launcher loads DOCINTEL_TRITON_MODELS.
+DOCINTEL_TRITON_MODEL = env_str("DOCINTEL_TRITON_MODEL", "doc_pipeline")
 # Decision: every required field must be valid and at least this confident to skip review.
 DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.93)
 # A document whose type the engine is less sure of than this always goes to a person.

@@ -1,0 +1,1 @@
+../../sim_gpu/1/model.py
