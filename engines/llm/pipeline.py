@@ -1,0 +1,277 @@
+"""The GPU pipeline's steps around the two model calls: classify → extract → verify.
+
+``doc_pipeline``'s GPU variant (``model_repo/doc_pipeline/1/gpu_model.py``) does the Triton part —
+encoding images, sending the calls with async BLS — and hands what the models wrote to these
+functions, which decide everything else. They are plain functions over plain data so the unit
+tests exercise every decision without a GPU or a server.
+
+The result is the same :class:`engines.types.EngineResult` the CPU engine returns (§3.5): fields
+with ``source="model"``, raw confidences from the models' token probabilities, and the checks the
+verify step could run. Calibration, business validation and the decision happen downstream in
+``apps/extraction``, exactly as for the CPU engine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+from engines.llm import ENGINE_NAME, ENGINE_VERSION
+from engines.llm.confidence import ValueConfidence, value_confidence
+from engines.llm.parsing import UNUSABLE, ParsedOutput, parse_model_json
+from engines.llm.prompts import classification_prompt, extraction_prompt
+from engines.llm.schemas import (
+    CLASSIFY_TYPES,
+    FIELD_SCHEMAS,
+    MRZ_PROPERTY,
+    WITH_MRZ,
+    classification_schema,
+    extraction_schema,
+    field_names,
+    tenant_schema,
+)
+from engines.types import Check, EngineError, EngineResult, FieldResult
+
+Statistic = Literal["minimum", "geometric_mean"]
+STATISTICS: tuple[Statistic, ...] = ("minimum", "geometric_mean")
+CLASSIFY_MAX_TOKENS = 16
+EXTRACT_MAX_TOKENS = 512
+# A hint loses to the classifier only when the classifier is at least this sure of another type.
+HINT_OVERRIDE_CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One request to a Gemma 4 model: the instruction, the JSON Schema it must follow, a budget."""
+
+    prompt: str
+    schema: dict[str, Any]
+    max_tokens: int
+
+    @property
+    def schema_json(self) -> str:
+        return json.dumps(self.schema, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Generation:
+    """What a model wrote: the text, and per generated token its log-probability and characters."""
+
+    text: str
+    logprobs: Sequence[float]
+    offsets: Sequence[tuple[int, int]]
+    truncated_by_length: bool = False  # finish_reason "length"
+
+    def __post_init__(self) -> None:
+        if len(self.logprobs) != len(self.offsets):
+            raise EngineError(
+                "invalid_response", "the model returned log-probs and offsets of different lengths"
+            )
+
+
+@dataclass(frozen=True)
+class TypeDecision:
+    document_type: str
+    confidence: float
+    checks: list[Check] = field(default_factory=list)
+
+
+def _pick(confidence: ValueConfidence | None, statistic: Statistic) -> float:
+    if confidence is None:
+        return 0.0
+    return confidence.minimum if statistic == "minimum" else confidence.geometric_mean
+
+
+def _parse(generation: Generation) -> ParsedOutput:
+    return parse_model_json(generation.text)
+
+
+def plan_classification(page_count: int) -> ModelCall:
+    return ModelCall(classification_prompt(page_count), classification_schema(), CLASSIFY_MAX_TOKENS)
+
+
+def read_classification(
+    generation: Generation, *, hint: str | None, statistic: Statistic = "minimum"
+) -> TypeDecision:
+    """The type to read the document as (the hint, unless the model is sure it is wrong)."""
+    parsed = _parse(generation)
+    named = parsed.data.get("document_type")
+    if named not in CLASSIFY_TYPES:
+        raise EngineError(UNUSABLE, "the classifier named no known document type")
+    confidence = _pick(
+        value_confidence(parsed.spans["document_type"], generation.offsets, generation.logprobs), statistic
+    )
+    if hint is None or hint == named:
+        checks = [] if hint is None else [Check("document_type_hint", True, "")]
+        return TypeDecision(str(named), confidence, checks)
+    if confidence >= HINT_OVERRIDE_CONFIDENCE:
+        detail = f"the page contradicts the hint; read as {named}"
+        return TypeDecision(str(named), confidence, [Check("document_type_hint", False, detail)])
+    return TypeDecision(
+        hint, 1.0 - confidence, [Check("document_type_hint", False, f"the model suggests {named}")]
+    )
+
+
+def extraction_schema_for(document_type: str, custom_schema: dict[str, Any] | None) -> dict[str, Any]:
+    """The tenant's schema when the request carries one, else the §3.2 schema of the type."""
+    return tenant_schema(custom_schema) if custom_schema is not None else extraction_schema(document_type)
+
+
+def plan_extraction(document_type: str, schema: dict[str, Any], page_count: int) -> ModelCall:
+    return ModelCall(extraction_prompt(document_type, schema, page_count), schema, EXTRACT_MAX_TOKENS)
+
+
+def _as_text(value: Any, raw: str) -> str | None:
+    """A JSON value as a field value: strings as written, numbers as their literal, else None."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return raw
+    if isinstance(value, str):
+        return " ".join(value.split()) or None
+    return json.dumps(value, sort_keys=True)
+
+
+def read_extraction(
+    generation: Generation, schema: dict[str, Any], *, statistic: Statistic = "minimum"
+) -> tuple[dict[str, FieldResult], ParsedOutput]:
+    """Every field the schema asks for: value and raw confidence, or ``None`` at 0.0 if the
+    output was cut before it. A ``null`` the model chose keeps the confidence of that choice."""
+    parsed = _parse(generation)
+    fields: dict[str, FieldResult] = {}
+    for name in field_names(schema):
+        if name not in parsed.data:
+            fields[name] = FieldResult(value=None, confidence=0.0, page=1, bbox=None, source="model")
+            continue
+        span = parsed.spans[name]
+        confidence = value_confidence(span, generation.offsets, generation.logprobs)
+        value = _as_text(parsed.data[name], generation.text[span.start : span.end])
+        fields[name] = FieldResult(
+            value=value, confidence=round(_pick(confidence, statistic), 6), page=1, bbox=None, source="model"
+        )
+    return fields, parsed
+
+
+# ----------------------------------------------------------------------------------------------
+# verify: the CPU engine's own validators on what the model read
+# ----------------------------------------------------------------------------------------------
+
+
+def _iso_date(value: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+def _amount(value: str | None) -> Decimal | None:
+    try:
+        return Decimal(value) if value else None
+    except InvalidOperation:
+        return None
+
+
+def _with_valid(fields: dict[str, FieldResult], name: str, valid: bool) -> None:
+    from dataclasses import replace
+
+    if name in fields and fields[name].value is not None:
+        fields[name] = replace(fields[name], valid=valid)
+
+
+def _verify_mrz(fields: dict[str, FieldResult], lines: Any) -> list[Check]:
+    """Check digits of the MRZ the model transcribed, and its fields against the printed ones."""
+    from engines.mrz.parse import MrzParseError, parse_mrz
+
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        return [Check("mrz_found", False, "the model transcribed no machine-readable zone")]
+    try:
+        mrz = parse_mrz(lines)
+    except MrzParseError:
+        return [Check("mrz_found", False, "the transcribed zone is not an ICAO 9303 MRZ")]
+    failed = mrz.failed_checks
+    mismatched = []
+    for name, mrz_field in mrz.fields.items():
+        printed = fields.get(name)
+        if printed is None or printed.value is None or mrz_field.value is None:
+            continue
+        if printed.value.replace(" ", "") != mrz_field.value.replace(" ", ""):
+            mismatched.append(name)
+            _with_valid(fields, name, False)
+        elif mrz_field.valid is not None:
+            _with_valid(fields, name, mrz_field.valid)
+    return [
+        Check("mrz_found", True, f"{mrz.format.name} transcribed by the model"),
+        Check("mrz_check_digits", not failed, "" if not failed else "failed: " + ", ".join(failed)),
+        Check(
+            "mrz_matches_visual_zone",
+            not mismatched,
+            "" if not mismatched else "differs from print: " + ", ".join(sorted(mismatched)),
+        ),
+    ]
+
+
+def verify(document_type: str, fields: dict[str, FieldResult], parsed: ParsedOutput) -> list[Check]:
+    """Mark fields ``valid`` where a rule applies and return the checks that ran (in place)."""
+    from engines.validators import valid_iban
+
+    checks: list[Check] = []
+    for name, result in list(fields.items()):
+        schema = FIELD_SCHEMAS.get(document_type, {}).get(name, {})
+        if schema.get("pattern") == r"^\d{4}-\d{2}-\d{2}$" and result.value is not None:
+            _with_valid(fields, name, _iso_date(result.value) is not None)
+    account = fields.get("iban_or_account_number")
+    if account is not None and account.value and account.value[:2].isalpha() and account.value[2:4].isdigit():
+        ok = valid_iban(account.value) is not None
+        _with_valid(fields, "iban_or_account_number", ok)
+        checks.append(Check("iban_checksum", ok, "IBAN check digits" + (" verified" if ok else " wrong")))
+    amounts = [
+        _amount(fields[n].value) if n in fields else None for n in ("subtotal", "tax_amount", "total_amount")
+    ]
+    subtotal, tax, total = amounts
+    if subtotal is not None and total is not None:
+        ok = subtotal + (tax or Decimal(0)) == total
+        detail = "subtotal plus tax equals the total" if ok else "subtotal plus tax does not equal the total"
+        checks.append(Check("totals_arithmetic", ok, detail))
+    start, end = (
+        _iso_date(fields[n].value) if n in fields else None
+        for n in ("statement_period_start", "statement_period_end")
+    )
+    if start is not None and end is not None:
+        checks.append(
+            Check(
+                "statement_period_order",
+                start <= end,
+                "" if start <= end else "the period ends before it starts",
+            )
+        )
+    if document_type in WITH_MRZ and MRZ_PROPERTY in parsed.data:
+        checks.extend(_verify_mrz(fields, parsed.data[MRZ_PROPERTY]))
+    if parsed.truncated:
+        checks.append(Check("model_output_complete", False, "the model's answer was cut short"))
+    return checks
+
+
+def assemble(
+    decision: TypeDecision,
+    fields: dict[str, FieldResult],
+    checks: Sequence[Check],
+    *,
+    pages: int,
+    timings_ms: dict[str, int],
+) -> EngineResult:
+    return EngineResult(
+        document_type=decision.document_type,
+        document_type_confidence=round(decision.confidence, 6),
+        pages=pages,
+        fields=fields,
+        checks=[*decision.checks, *checks],
+        engine_name=ENGINE_NAME,
+        engine_version=ENGINE_VERSION,
+        timings_ms=timings_ms,
+    )

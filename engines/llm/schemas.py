@@ -1,0 +1,189 @@
+"""JSON Schemas the Gemma 4 models decode against (guided decoding, xgrammar), one per document type.
+
+The field names are ARCHITECTURE §3.2's; the value formats are §3.1's (ISO dates, decimal-string
+amounts, ``M``/``F``/``X``, alpha-3 countries and currencies), so what the model writes is already
+in the shape the validators and the API expect. Every field is required and nullable: the model
+writes each key once, in schema order, with ``null`` for a value the document does not show. That
+keeps the output short, its order fixed, and "absent" an explicit, scored decision.
+
+A tenant's own document type brings its JSON Schema (§3.2, last paragraph); :func:`tenant_schema`
+checks it and wraps it the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from engines.types import EngineError
+
+CLASSIFY_TYPES = (
+    "passport",
+    "id_card",
+    "driver_license",
+    "proof_of_address",
+    "bank_statement",
+    "invoice",
+    "receipt",
+    "other",
+)
+
+_DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+_AMOUNT = {"type": "string", "pattern": r"^-?\d{1,12}\.\d{2}$"}
+_ALPHA3 = {"type": "string", "pattern": r"^[A-Z]{3}$"}
+_SEX = {"type": "string", "enum": ["M", "F", "X"]}
+_TEXT = {"type": "string", "maxLength": 200}
+_UPPER_NAME = {"type": "string", "maxLength": 120, "pattern": r"^[A-Z][A-Z' \-]*$"}
+_CODE = {"type": "string", "maxLength": 32}
+# Auxiliary output for identity documents: the machine-readable zone as printed, so the verify
+# step can check its digits with the CPU engine's ICAO 9303 parser. Not a §3.2 field.
+MRZ_PROPERTY = "mrz_lines"
+_MRZ = {
+    "type": "array",
+    "items": {"type": "string", "pattern": r"^[A-Z0-9<]{30,44}$"},
+    "minItems": 2,
+    "maxItems": 3,
+}
+
+_IDENTITY: dict[str, dict[str, Any]] = {
+    "document_number": _CODE,
+    "surname": _UPPER_NAME,
+    "given_names": _UPPER_NAME,
+    "nationality": _ALPHA3,
+    "date_of_birth": _DATE,
+    "sex": _SEX,
+    "date_of_expiry": _DATE,
+    "issuing_country": _ALPHA3,
+    "personal_number": _CODE,
+    "date_of_issue": _DATE,
+}
+_ADDRESS: dict[str, dict[str, Any]] = {
+    "full_name": _TEXT,
+    "address_street": _TEXT,
+    "address_city": _TEXT,
+    "address_region": _CODE,
+    "address_postal_code": _CODE,
+    "document_date": _DATE,
+    "issuer_name": _TEXT,
+}
+
+FIELD_SCHEMAS: dict[str, dict[str, dict[str, Any]]] = {
+    "passport": _IDENTITY,
+    "id_card": _IDENTITY,
+    "driver_license": {
+        "document_number": _CODE,
+        "surname": _UPPER_NAME,
+        "given_names": _UPPER_NAME,
+        "date_of_birth": _DATE,
+        "sex": _SEX,
+        "date_of_expiry": _DATE,
+        "date_of_issue": _DATE,
+        "address_street": _TEXT,
+        "address_city": _TEXT,
+        "address_region": _CODE,
+        "address_postal_code": _CODE,
+        "issuing_region": _CODE,
+        "license_class": _CODE,
+    },
+    "proof_of_address": _ADDRESS,
+    "bank_statement": {
+        **_ADDRESS,
+        "account_holder": _TEXT,
+        "iban_or_account_number": _CODE,
+        "statement_period_start": _DATE,
+        "statement_period_end": _DATE,
+    },
+    "invoice": {
+        "vendor_name": _TEXT,
+        "invoice_number": _CODE,
+        "invoice_date": _DATE,
+        "due_date": _DATE,
+        "customer_name": _TEXT,
+        "currency": _ALPHA3,
+        "subtotal": _AMOUNT,
+        "tax_amount": _AMOUNT,
+        "total_amount": _AMOUNT,
+    },
+    "receipt": {
+        "merchant_name": _TEXT,
+        "date": _DATE,
+        "currency": _ALPHA3,
+        "total_amount": _AMOUNT,
+        "tax_amount": _AMOUNT,
+    },
+    "other": {},
+}
+WITH_MRZ = frozenset({"passport", "id_card"})
+
+MAX_TENANT_SCHEMA_BYTES = 16_384
+MAX_TENANT_FIELDS = 40
+_FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _object(properties: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {name: _nullable(schema) for name, schema in properties.items()},
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def classification_schema() -> dict[str, Any]:
+    """The classifier's answer: one §3.2 document type."""
+    return {
+        "type": "object",
+        "properties": {"document_type": {"type": "string", "enum": list(CLASSIFY_TYPES)}},
+        "required": ["document_type"],
+        "additionalProperties": False,
+    }
+
+
+def extraction_schema(document_type: str) -> dict[str, Any]:
+    """The guided-decoding schema of a §3.2 type (identity documents also carry their MRZ)."""
+    if document_type not in FIELD_SCHEMAS:
+        raise EngineError("invalid_request", f"no extraction schema for document type {document_type!r}")
+    properties = dict(FIELD_SCHEMAS[document_type])
+    if document_type in WITH_MRZ:
+        properties[MRZ_PROPERTY] = _MRZ
+    return _object(properties)
+
+
+def field_names(schema: dict[str, Any]) -> list[str]:
+    """The document fields a wrapped schema asks for (auxiliary outputs excluded)."""
+    return [name for name in schema.get("properties", {}) if name != MRZ_PROPERTY]
+
+
+def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tenant's JSON Schema of fields, checked and wrapped like the built-in ones.
+
+    Raises ``EngineError("invalid_schema", ...)`` for anything a guided decoder could not use or
+    that would blow up the output: not an object schema, too large, odd field names.
+    """
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    if len(json.dumps(schema)) > MAX_TENANT_SCHEMA_BYTES:
+        raise EngineError("invalid_schema", f"schema_json is over {MAX_TENANT_SCHEMA_BYTES} bytes")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise EngineError(
+            "invalid_schema", f"schema_json is not a valid JSON Schema: {error.message}"
+        ) from None
+    properties = schema.get("properties")
+    if schema.get("type") != "object" or not isinstance(properties, dict) or not properties:
+        raise EngineError("invalid_schema", "schema_json must be an object schema with properties")
+    if len(properties) > MAX_TENANT_FIELDS:
+        raise EngineError("invalid_schema", f"schema_json has over {MAX_TENANT_FIELDS} fields")
+    bad = [name for name in properties if not _FIELD_NAME.match(str(name))]
+    if bad:
+        raise EngineError("invalid_schema", f"{len(bad)} field names are not lower_snake_case")
+    if not all(isinstance(value, dict) for value in properties.values()):
+        raise EngineError("invalid_schema", "every property of schema_json must be a schema object")
+    return _object(properties)

@@ -1,0 +1,140 @@
+"""Value-span confidences from per-token log-probabilities, with a real tokenizer.
+
+The tokenizer is a byte-level BPE trained here on generated JSON (the ``tokenizers`` library), with
+a vocabulary small enough that names, numbers and escapes split across several tokens, as they
+do in Gemma's. The expected numbers are computed independently: the value's characters found by
+``str.index`` and the tokens that cover them by the tokenizer's own offsets.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from engines.llm.confidence import token_offsets, value_confidence
+from engines.llm.parsing import parse_model_json
+
+tokenizers = pytest.importorskip("tokenizers")
+
+DOCUMENT = (
+    '{"surname": "ERIKSSON", "given_names": "ANNA MARIA", '
+    '"note": "a \\"quoted\\" word\\\\path", "total_amount": 1234.50, "count": 7, '
+    '"empty": "", "personal_number": null}'
+)
+
+
+def _training_text(count: int = 400) -> list[str]:
+    rng = random.Random(6)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    lines = []
+    for _ in range(count):
+        name = "".join(rng.choice(letters) for _ in range(rng.randint(3, 9)))
+        amount = f"{rng.randint(0, 99999)}.{rng.randint(0, 99):02d}"
+        lines.append(f'{{"surname": "{name}", "total": {amount}, "flag": null, "q": "\\"x\\""}}')
+    return lines
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=320, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+    )
+    tok.train_from_iterator(_training_text(), trainer=trainer)
+    return tok
+
+
+def _logprobs(n: int) -> list[float]:
+    """Known, distinct log-probabilities, one per token."""
+    return [-0.013 * ((7 * i) % 11 + 1) for i in range(n)]
+
+
+def _expected(text: str, raw_value: str, library_offsets, logprobs):
+    """Geometric mean and minimum over the tokens the library says cover the value's characters."""
+    start = text.index(raw_value)
+    end = start + len(raw_value)
+    chosen = [lp for (a, b), lp in zip(library_offsets, logprobs, strict=True) if a < end and b > start]
+    return math.exp(sum(chosen) / len(chosen)), math.exp(min(chosen)), len(chosen)
+
+
+def test_token_offsets_match_the_tokenizers_own(tokenizer):
+    encoding = tokenizer.encode(DOCUMENT)
+    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    assert tokenizer.decode(encoding.ids) == DOCUMENT
+    assert offsets == [tuple(o) for o in encoding.offsets]
+
+
+@pytest.mark.parametrize(
+    ("key", "raw_value"),
+    [
+        ("surname", "ERIKSSON"),  # split across tokens
+        ("given_names", "ANNA MARIA"),  # a space inside
+        ("note", 'a \\"quoted\\" word\\\\path'),  # escapes, scored as generated
+        ("total_amount", "1234.50"),  # a number literal
+        ("count", "7"),
+        ("personal_number", "null"),  # the decision that there is no value
+    ],
+)
+def test_value_confidence_is_geometric_mean_and_minimum_of_its_tokens(tokenizer, key, raw_value):
+    encoding = tokenizer.encode(DOCUMENT)
+    logprobs = _logprobs(len(encoding.ids))
+    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    parsed = parse_model_json(DOCUMENT)
+
+    confidence = value_confidence(parsed.spans[key], offsets, logprobs)
+
+    mean, minimum, count = _expected(DOCUMENT, raw_value, encoding.offsets, logprobs)
+    assert confidence is not None
+    assert confidence.tokens == count
+    assert confidence.geometric_mean == pytest.approx(mean, rel=1e-12)
+    assert confidence.minimum == pytest.approx(minimum, rel=1e-12)
+
+
+def test_values_really_span_several_tokens(tokenizer):
+    """Guards the test above: with a too-large vocabulary every value would be one token."""
+    encoding = tokenizer.encode(DOCUMENT)
+    parsed = parse_model_json(DOCUMENT)
+    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    counts = {
+        key: value_confidence(parsed.spans[key], offsets, [0.0] * len(offsets)).tokens for key in parsed.spans
+    }
+    assert counts["surname"] > 1 and counts["note"] > 3 and counts["total_amount"] > 1
+
+
+def test_empty_string_is_scored_by_its_quotes(tokenizer):
+    encoding = tokenizer.encode(DOCUMENT)
+    logprobs = _logprobs(len(encoding.ids))
+    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    span = parse_model_json(DOCUMENT).spans["empty"]
+    assert span.start == span.end
+
+    confidence = value_confidence(span, offsets, logprobs)
+
+    mean, minimum, _ = _expected(DOCUMENT, '""', encoding.offsets, logprobs)
+    assert confidence is not None
+    assert (confidence.geometric_mean, confidence.minimum) == pytest.approx((mean, minimum), rel=1e-12)
+
+
+def test_multibyte_character_belongs_to_the_token_that_completes_it(tokenizer):
+    """Byte-level tokens can end inside a UTF-8 character; its characters go to one token only."""
+    text = '{"city": "Göteborg Malmö"}'
+    ids = tokenizer.encode(text).ids
+    offsets = token_offsets(ids, tokenizer.decode)
+    assert tokenizer.decode(ids) == text
+    assert offsets[-1][1] == len(text)
+    assert all(a <= b for a, b in offsets)
+    assert all(offsets[i][1] == offsets[i + 1][0] for i in range(len(offsets) - 1))
+    span = parse_model_json(text).spans["city"]
+    confidence = value_confidence(span, offsets, [math.log(0.5)] * len(ids))
+    assert confidence is not None and confidence.minimum == pytest.approx(0.5)
+
+
+def test_no_covering_token_gives_no_confidence():
+    parsed = parse_model_json('{"a": "x"}')
+    assert value_confidence(parsed.spans["a"], [(0, 1)], [-0.1]) is None

@@ -1,0 +1,157 @@
+"""The GPU pipeline's decisions around the model calls: schemas, hints, fields, verify."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import jsonschema
+import pytest
+
+from apps.extraction.schemas import DOCUMENT_TYPES, FIELDS
+from engines.llm import pipeline
+from engines.llm.schemas import CLASSIFY_TYPES, MRZ_PROPERTY, extraction_schema, field_names, tenant_schema
+from engines.types import EngineError
+
+MRZ = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+
+
+def _generation(
+    text: str, probability: float = 0.9, low: dict[str, float] | None = None
+) -> pipeline.Generation:
+    """One token per character, each at ``probability``; ``low`` lowers the first character of a
+    substring to the given probability."""
+    logprobs = [math.log(probability)] * len(text)
+    for piece, p in (low or {}).items():
+        logprobs[text.index(piece)] = math.log(p)
+    return pipeline.Generation(text=text, logprobs=logprobs, offsets=[(i, i + 1) for i in range(len(text))])
+
+
+def test_every_document_type_asks_for_exactly_its_architecture_fields():
+    assert set(CLASSIFY_TYPES) == set(DOCUMENT_TYPES)
+    for document_type in DOCUMENT_TYPES:
+        schema = extraction_schema(document_type)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert field_names(schema) == list(FIELDS[document_type])
+
+
+def test_a_model_answer_following_the_schema_validates():
+    answer = {name: None for name in FIELDS["invoice"]} | {
+        "invoice_date": "2024-03-01",
+        "total_amount": "10.00",
+    }
+    jsonschema.validate(answer, extraction_schema("invoice"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(answer | {"total_amount": "10,00"}, extraction_schema("invoice"))
+
+
+def test_classification_without_hint_takes_the_models_type_and_token_confidence():
+    decision = pipeline.read_classification(_generation('{"document_type": "receipt"}', 0.99), hint=None)
+    assert decision.document_type == "receipt"
+    assert decision.confidence == pytest.approx(0.99)
+    assert decision.checks == []
+
+
+def test_hint_is_kept_unless_the_model_is_sure_it_is_wrong():
+    unsure = _generation('{"document_type": "invoice"}', 0.95, low={"invoice": 0.6})
+    decision = pipeline.read_classification(unsure, hint="receipt")
+    assert decision.document_type == "receipt"
+    assert not decision.checks[0].passed and "invoice" in decision.checks[0].detail
+
+    sure = _generation('{"document_type": "invoice"}', 0.99)
+    decision = pipeline.read_classification(sure, hint="receipt")
+    assert decision.document_type == "invoice"
+    assert decision.checks[0].name == "document_type_hint" and not decision.checks[0].passed
+
+
+def test_extraction_fields_carry_the_minimum_token_probability_by_default():
+    text = json.dumps(
+        {name: None for name in FIELDS["receipt"]} | {"merchant_name": "ACME", "total_amount": "9.99"}
+    )
+    generation = _generation(text, 0.98, low={"9.99": 0.4})
+    schema = extraction_schema("receipt")
+
+    fields, parsed = pipeline.read_extraction(generation, schema)
+
+    assert fields["merchant_name"].value == "ACME" and fields["merchant_name"].source == "model"
+    assert fields["total_amount"].confidence == pytest.approx(0.4)
+    assert fields["date"].value is None and fields["date"].confidence == pytest.approx(0.98)
+    geometric, _ = pipeline.read_extraction(generation, schema, statistic="geometric_mean")
+    assert geometric["total_amount"].confidence == pytest.approx(
+        math.exp((math.log(0.4) + 3 * math.log(0.98)) / 4)
+    )
+
+
+def test_cut_output_keeps_complete_fields_and_says_so():
+    text = json.dumps(
+        {"merchant_name": "ACME", "date": "2024-02-03", "currency": "EUR", "total_amount": "1.00"}
+    )
+    generation = _generation(text[: text.index("EUR") + 1])
+    fields, parsed = pipeline.read_extraction(generation, extraction_schema("receipt"))
+    checks = pipeline.verify("receipt", fields, parsed)
+    assert fields["date"].value == "2024-02-03"
+    assert fields["currency"].value is None and fields["currency"].confidence == 0.0
+    assert any(c.name == "model_output_complete" and not c.passed for c in checks)
+
+
+def test_verify_checks_mrz_digits_and_the_printed_fields_against_them():
+    answer = {name: None for name in FIELDS["passport"]} | {
+        "document_number": "L898902C3",
+        "surname": "ERIKSSON",
+        "given_names": "ANNA MARIA",
+        "date_of_birth": "1974-08-12",
+        "date_of_expiry": "2012-04-16",  # the MRZ says 2012-04-15
+        MRZ_PROPERTY: MRZ,
+    }
+    fields, parsed = pipeline.read_extraction(_generation(json.dumps(answer)), extraction_schema("passport"))
+
+    checks = {c.name: c for c in pipeline.verify("passport", fields, parsed)}
+
+    assert checks["mrz_check_digits"].passed
+    assert not checks["mrz_matches_visual_zone"].passed
+    assert "date_of_expiry" in checks["mrz_matches_visual_zone"].detail
+    assert fields["document_number"].valid is True
+    assert fields["date_of_expiry"].valid is False
+    assert MRZ_PROPERTY not in fields
+
+
+def test_verify_runs_the_iban_arithmetic_and_date_rules():
+    answer = {name: None for name in FIELDS["bank_statement"]} | {
+        "iban_or_account_number": "DE89370400440532013001",  # one digit off
+        "statement_period_start": "2024-02-01",
+        "statement_period_end": "2024-01-31",
+        "document_date": "2024-02-30",
+    }
+    fields, parsed = pipeline.read_extraction(
+        _generation(json.dumps(answer)), extraction_schema("bank_statement")
+    )
+    checks = {c.name: c for c in pipeline.verify("bank_statement", fields, parsed)}
+    assert not checks["iban_checksum"].passed and fields["iban_or_account_number"].valid is False
+    assert not checks["statement_period_order"].passed
+    assert fields["document_date"].valid is False
+
+    invoice = {name: None for name in FIELDS["invoice"]} | {
+        "subtotal": "10.00",
+        "tax_amount": "1.90",
+        "total_amount": "11.90",
+    }
+    fields, parsed = pipeline.read_extraction(_generation(json.dumps(invoice)), extraction_schema("invoice"))
+    assert {c.name: c.passed for c in pipeline.verify("invoice", fields, parsed)}["totals_arithmetic"]
+
+
+def test_tenant_schema_is_wrapped_and_bad_ones_refused():
+    schema = tenant_schema({"type": "object", "properties": {"policy_number": {"type": "string"}}})
+    assert schema["required"] == ["policy_number"] and schema["additionalProperties"] is False
+    for bad in (
+        {"type": "array"},
+        {"type": "object", "properties": {"Bad Name": {"type": "string"}}},
+        {"type": "object", "properties": {"a": {"type": 5}}},
+    ):
+        with pytest.raises(EngineError) as raised:
+            tenant_schema(bad)
+        assert raised.value.code == "invalid_schema"
+
+
+def test_mismatched_logprobs_and_offsets_are_refused():
+    with pytest.raises(EngineError):
+        pipeline.Generation(text="{}", logprobs=[0.0], offsets=[])
