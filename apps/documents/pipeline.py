@@ -137,9 +137,20 @@ def document_prepare(*, document_id: str) -> StepOutcome:
     return StepOutcome(ran=True, next_task=INFER)
 
 
-def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
-    """One engine call for the whole document. Retryable errors (an unreachable Triton) propagate
-    to the task, which retries with backoff; the engine's own verdicts fail the document."""
+@dataclass(frozen=True)
+class InferInput:
+    """What one engine call needs, read by :func:`document_infer_begin`."""
+
+    document: Document
+    pages: list[bytes]
+    text_layer: list[str] | None  # None when no page has a text layer
+    document_type_hint: str | None
+    started: float  # perf_counter() when the step began
+
+
+def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
+    """Count the attempt and read the page images: the engine call's input, or the outcome when
+    there is nothing to call (the document moved on, or its pages are missing)."""
     document = _start_attempt(document_id, S.PROCESSING)
     if document is None:
         return SKIPPED
@@ -158,19 +169,25 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
             document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing"
         )
         return StepOutcome(ran=True)
-    try:
-        result = reader.read_document(
-            page_images,
-            document_type_hint=document.document_type_hint or None,
-            text_layer=text_layer if any(text_layer) else None,
-        )
-    except EngineError as exc:
-        document_fail(document=document, code=exc.code, message=exc.message)
+    return InferInput(
+        document=document,
+        pages=page_images,
+        text_layer=text_layer if any(text_layer) else None,
+        document_type_hint=document.document_type_hint or None,
+        started=started,
+    )
+
+
+def document_infer_finish(*, begun: InferInput, result: EngineResult | EngineError) -> StepOutcome:
+    """Store the engine's answer: PROCESSING → EXTRACTED with the fields, or FAILED with the
+    engine's own error code. A document that moved on meanwhile is left alone."""
+    if isinstance(result, EngineError):
+        document_fail(document=begun.document, code=result.code, message=result.message)
         return StepOutcome(ran=True)
-    infer_ms = _elapsed_ms(started)
+    infer_ms = _elapsed_ms(begun.started)
 
     with transaction.atomic():
-        locked = Document.objects.select_for_update().get(pk=document.pk)
+        locked = Document.objects.select_for_update().get(pk=begun.document.pk)
         if locked.status != S.PROCESSING:
             return SKIPPED
         extraction = Extraction.objects.create(
@@ -200,6 +217,23 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
         _record_timing(locked, "infer", infer_ms)
         document_transition(document=locked, target=S.EXTRACTED, expected=S.PROCESSING)
     return StepOutcome(ran=True, next_task=VALIDATE)
+
+
+def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
+    """One engine call for the whole document. Retryable errors (an unreachable Triton) propagate
+    to the task, which retries with backoff; the engine's own verdicts fail the document.
+    (The inference dispatcher runs the same begin and finish around its asynchronous call.)"""
+    begun = document_infer_begin(document_id=document_id)
+    if isinstance(begun, StepOutcome):
+        return begun
+    result: EngineResult | EngineError
+    try:
+        result = reader.read_document(
+            begun.pages, document_type_hint=begun.document_type_hint, text_layer=begun.text_layer
+        )
+    except EngineError as exc:
+        result = exc
+    return document_infer_finish(begun=begun, result=result)
 
 
 def document_validate(*, document_id: str, today: dt.date | None = None) -> StepOutcome:
