@@ -19,7 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _purge_queue(env: dict[str, str]) -> None:
-    queues = f"{env['DOCINTEL_CELERY_QUEUE']},{env['DOCINTEL_WEBHOOK_QUEUE']}"
+    queues = f"{env['DOCINTEL_CELERY_QUEUE']},{env['DOCINTEL_INFER_QUEUE']},{env['DOCINTEL_WEBHOOK_QUEUE']}"
     subprocess.run(
         [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", queues],
         cwd=REPO_ROOT,
@@ -45,6 +45,7 @@ def celery_worker_process(
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "DOCINTEL_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
         "DOCINTEL_WEBHOOK_QUEUE": settings.DOCINTEL_WEBHOOK_QUEUE,
+        "DOCINTEL_INFER_QUEUE": settings.DOCINTEL_INFER_QUEUE,
         "DOCINTEL_ENGINE": "triton",
         "DOCINTEL_TRITON_URL": triton_server,
         "DOCINTEL_BLOB_DIR": str(settings.STORAGES["default"]["OPTIONS"]["location"]),
@@ -57,7 +58,7 @@ def celery_worker_process(
             [
                 sys.executable, "-m", "celery", "-A", "config", "worker",
                 "--pool", "threads", "--concurrency", "4", "--loglevel", "INFO",
-                "-Q", f"{env['DOCINTEL_CELERY_QUEUE']},{env['DOCINTEL_WEBHOOK_QUEUE']}", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                "-Q", f"{env['DOCINTEL_CELERY_QUEUE']},{env['DOCINTEL_INFER_QUEUE']},{env['DOCINTEL_WEBHOOK_QUEUE']}", "--without-gossip", "--without-mingle", "--without-heartbeat",
             ],
             cwd=REPO_ROOT,
             env=env,

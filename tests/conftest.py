@@ -6,7 +6,12 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.triton_server_fixture", "tests.celery_worker_fixture", "tests.sim_triton_fixture"]
+pytest_plugins = [
+    "tests.triton_server_fixture",
+    "tests.celery_worker_fixture",
+    "tests.sim_triton_fixture",
+    "tests.stage_workers_fixture",
+]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REALDATA = REPO_ROOT.parent / "shared" / "realdata"

@@ -17,6 +17,7 @@ from apps.documents.filetypes import count_pages, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.state import document_transition
 from apps.extraction.schemas import DOCUMENT_TYPES
+from apps.observability.metrics import stage_timed
 from apps.tenants.models import Tenant
 from apps.webhooks.models import WebhookEvent
 from apps.webhooks.services import webhook_document_event
@@ -79,16 +80,19 @@ def document_enqueue(*, document: Document) -> Document:
 def task_send(task_name: str, document_id: str) -> None:
     """Send a pipeline task by name (messages carry the id only). A broker outage is logged, not
     raised: the document is safe in the database and the reconciler will enqueue it later."""
+    from apps.observability.context import message_headers
     from config.celery import app
 
     try:
-        app.send_task(task_name, args=[document_id])
+        # headers: when it was sent (queue wait) and the upload's request id (logs), never content
+        app.send_task(task_name, args=[document_id], headers=message_headers())
     except Exception:
         logger.warning(
             "could not enqueue %s for document %s; the reconciler will retry", task_name, document_id
         )
 
 
+@stage_timed("upload")
 def document_upload(
     *,
     tenant: Tenant,

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from apps.audit.services import audit_record
 from apps.documents.models import Document, DocumentStatus
+from apps.observability.metrics import document_transitioned
 
 S = DocumentStatus
 
@@ -81,5 +82,10 @@ def document_transition(
             "to": target,
             **({"error_code": locked.error_code} if target == S.FAILED else {}),
         },
+    )
+    transaction.on_commit(
+        lambda: document_transitioned(
+            target=target, created_at=locked.created_at, error_code=locked.error_code
+        )
     )
     return locked

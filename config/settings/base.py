@@ -34,9 +34,13 @@ INSTALLED_APPS = [
     "apps.batches",
     "apps.webhooks",
     "apps.api",
+    "apps.observability",
 ]
 
 MIDDLEWARE = [
+    # Kubernetes probes (/healthz, /readyz) are answered before host checks and HTTPS redirects.
+    "apps.observability.middleware.HealthProbeMiddleware",
+    "apps.observability.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the UI's own CSS and JavaScript from the app (customers run closed networks: no CDN,
     # and no separate web server is required in front of Django for static files).
@@ -221,10 +225,21 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers log through LOGGING above (JSON lines with ids), not Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_DEFAULT_QUEUE = env_str("DOCINTEL_CELERY_QUEUE", "docintel")
 # Webhook deliveries have their own queue, so a slow receiver never holds up documents; a worker
 # consumes both (`-Q docintel,docintel-webhooks`).
 DOCINTEL_WEBHOOK_QUEUE = env_str("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
+# One queue per stage (ARCHITECTURE §5), each scaled on its own workers: preparation and the cheap
+# steps on the default queue (CPU workers), inference on its own (the dispatcher,
+# `manage.py dispatch_inference`, or any worker that lists it), webhooks on theirs.
+DOCINTEL_INFER_QUEUE = env_str("DOCINTEL_INFER_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-infer")
+CELERY_TASK_ROUTES = {"workers.tasks.infer": {"queue": DOCINTEL_INFER_QUEUE}}
+# The dispatcher's Triton calls in flight (0: the model's max batch size x instances x 2), and the
+# threads it reads and writes the database with.
+DOCINTEL_DISPATCH_MAX_IN_FLIGHT = env_int("DOCINTEL_DISPATCH_MAX_IN_FLIGHT", 0)
+DOCINTEL_DISPATCH_DB_THREADS = env_int("DOCINTEL_DISPATCH_DB_THREADS", 4)
 # Longer than a task can legitimately run (Triton timeout x retries), so Redis does not redeliver early.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("DOCINTEL_VISIBILITY_TIMEOUT_S", 3600)}
 CELERY_BEAT_SCHEDULE = {
@@ -236,12 +251,23 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-keys": {"task": "apps.api.tasks.purge_idempotency_keys", "schedule": 3600.0},
 }
 
-# Never log document contents or field values: log ids and error codes only.
+# Observability: /metrics (Prometheus; with this token set, only "Authorization: Bearer <token>"),
+# and the port a worker process serves /metrics, /healthz and /readyz on (0: none).
+DOCINTEL_METRICS_TOKEN = env_optional("DOCINTEL_METRICS_TOKEN")
+DOCINTEL_METRICS_PORT = env_int("DOCINTEL_METRICS_PORT", 0)
+
+# Never log document contents or field values: log ids and error codes only. Lines are JSON
+# (apps.observability.logging) with the request and document ids; DOCINTEL_LOG_FORMAT=plain for text.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "apps.observability.logging.JsonFormatter"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": env_str("DOCINTEL_LOG_FORMAT", "json")}
+    },
     "root": {"handlers": ["stderr"], "level": env_str("DOCINTEL_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

@@ -1,0 +1,1 @@
+"""Observability: Prometheus metrics, health probes, structured logs and capacity planning."""

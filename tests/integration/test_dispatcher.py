@@ -1,0 +1,158 @@
+"""The inference dispatcher (workers/dispatcher.py) against the real Triton with sim_gpu, on the
+real broker and database: many documents in flight, full batches, messages acknowledged only once
+the result is stored, and a re-delivered message harmless."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+import uuid
+
+import pytest
+from PIL import Image
+
+from apps.documents.models import Document, DocumentStatus
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+def _png(seed: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 24), (seed % 256, 40, 90)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def no_pipeline_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Pipeline messages are recorded instead of sent: this test alone decides what is queued,
+    so no other worker of the session can take its documents."""
+    sent: list[tuple[str, str]] = []
+
+    def record(task_name: str, document_id: str) -> None:
+        sent.append((task_name, document_id))
+
+    monkeypatch.setattr("apps.documents.services.task_send", record)
+    monkeypatch.setattr("apps.documents.pipeline.task_send", record)
+    return sent
+
+
+def _prepared_documents(tenant, count: int) -> list[str]:
+    from apps.documents.pipeline import document_prepare
+    from apps.documents.services import document_upload
+
+    ids = []
+    for i in range(count):
+        document = document_upload(
+            tenant=tenant, content=_png(i), original_name=f"{i}.png", uploaded_by=None
+        ).document
+        document_prepare(document_id=str(document.pk))
+        ids.append(str(document.pk))
+    return ids
+
+
+def _run_dispatcher(url: str, queue: str, max_in_flight: int | None) -> tuple[threading.Thread, list]:
+    from workers.dispatcher import DispatcherSettings, run
+
+    state: list = []
+
+    def target() -> None:
+        async def main() -> None:
+            stop = asyncio.Event()
+            state.append((asyncio.get_running_loop(), stop))
+            await run(
+                DispatcherSettings(
+                    url=url, model="sim_gpu", queue_name=queue, timeout_s=60, max_in_flight=max_in_flight
+                ),
+                stop=stop,
+            )
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread, state
+
+
+def _stop(thread: threading.Thread, state: list) -> None:
+    loop, stop = state[0]
+    loop.call_soon_threadsafe(stop.set)
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+
+
+def _sim_gpu_counts(url: str) -> tuple[int, int]:
+    import tritonclient.grpc as grpcclient
+
+    stats = grpcclient.InferenceServerClient(url).get_inference_statistics("sim_gpu", as_json=True)
+    model = stats["model_stats"][0]
+    return int(model.get("inference_count", 0)), int(model.get("execution_count", 0))
+
+
+def _queue_length(queue: str) -> int:
+    from config.celery import app
+
+    with app.connection_for_read() as connection:
+        return int(connection.default_channel.client.llen(queue))
+
+
+def test_dispatcher_keeps_many_requests_in_flight_and_fills_sim_gpu_batches(
+    triton_sim_server: str, tenant, no_pipeline_messages
+) -> None:
+    """GIVEN 64 prepared documents and a dispatcher sized from sim_gpu's batch capacity (32 x 1 x 2)
+    WHEN their infer messages arrive THEN all 64 are extracted in a handful of batches, in about
+    two batches' time (one at a time would take 64 x 152 ms), each is sent on to validate, and no
+    message is left in the queue or unacknowledged."""
+    from config.celery import app
+
+    ids = _prepared_documents(tenant, 64)
+    queue = f"dispatcher-test-{uuid.uuid4().hex[:8]}"
+    inferences_before, executions_before = _sim_gpu_counts(triton_sim_server)
+    thread, state = _run_dispatcher(triton_sim_server, queue, max_in_flight=None)
+    try:
+        started = time.monotonic()
+        for document_id in ids:
+            app.send_task("workers.tasks.infer", args=[document_id], queue=queue)
+        deadline = started + 60
+        while Document.objects.filter(pk__in=ids, status=DocumentStatus.EXTRACTED).count() < len(ids):
+            assert time.monotonic() < deadline, "documents not extracted in time"
+            time.sleep(0.05)
+        elapsed = time.monotonic() - started
+    finally:
+        _stop(thread, state)
+
+    inferences, executions = _sim_gpu_counts(triton_sim_server)
+    assert inferences - inferences_before == 64
+    assert executions - executions_before <= 6, "the batches were not full"
+    assert elapsed < 64 * 0.152 / 4, f"{elapsed:.2f} s for 64 documents: not many in flight"
+    assert sorted(d for t, d in no_pipeline_messages if t == "workers.tasks.validate") == sorted(ids)
+    assert _queue_length(queue) == 0
+
+
+def test_a_redelivered_infer_message_changes_nothing(
+    triton_sim_server: str, tenant, no_pipeline_messages
+) -> None:
+    """GIVEN an extracted document WHEN its infer message arrives again THEN it keeps its one
+    extraction and nothing is sent on a second time."""
+    from config.celery import app
+
+    (document_id,) = _prepared_documents(tenant, 1)
+    queue = f"dispatcher-test-{uuid.uuid4().hex[:8]}"
+    thread, state = _run_dispatcher(triton_sim_server, queue, max_in_flight=4)
+    try:
+        for _ in range(2):
+            app.send_task("workers.tasks.infer", args=[document_id], queue=queue)
+            deadline = time.monotonic() + 30
+            while not Document.objects.filter(pk=document_id, status=DocumentStatus.EXTRACTED).exists():
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        deadline = time.monotonic() + 10
+        while _queue_length(queue) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+    finally:
+        _stop(thread, state)
+    document = Document.objects.get(pk=document_id)
+    assert document.extractions.count() == 1
+    assert [d for t, d in no_pipeline_messages if t == "workers.tasks.validate"] == [document_id]

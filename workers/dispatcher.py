@@ -1,0 +1,457 @@
+"""The inference dispatcher: one process keeps many documents in flight to Triton (ARCHITECTURE §1).
+
+A GPU model is only as fast as its batches are full. A prefork Celery worker makes one blocking
+call at a time, so Triton's dynamic batcher sees batches of one: a model that takes 150 ms for a
+batch of 32 then serves 6 documents a second instead of 150. The dispatcher consumes the
+inference queue (the same Celery messages, ``workers.tasks.infer`` with a document id) and runs
+each document as an asyncio task:
+
+    begin (DB thread)   count the attempt, read and decrypt the page images
+    call  (event loop)  doc_pipeline over gRPC, at most ``max_in_flight`` at once
+    finish (DB thread)  store the result (PROCESSING → EXTRACTED) or the engine's error, send validate
+    ack                 only now: a dispatcher killed half-way leaves the message to be redelivered
+
+so up to ``max_in_flight`` calls wait in Triton's queue while a batch runs, and every batch
+leaves full. ``max_in_flight`` defaults to the model's batch capacity (max batch size x instances,
+read from Triton) times two: one batch running, one waiting. The steps are the pipeline's own
+(``apps.documents.pipeline``), idempotent on the document's state, so a redelivered message or a
+document the reconciler re-sent is harmless. Triton being unavailable is retried with backoff
+while the message stays unacknowledged; after the last retry the message is acknowledged and the
+reconciler re-sends the document later, exactly as for the Celery task.
+
+Kombu is not thread-safe: one thread owns the broker connection, receives messages and performs
+the acknowledgements the event loop hands back to it. Django's ORM is synchronous: the database
+steps run in a small thread pool (each thread keeps its connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import logging
+import queue
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from apps.observability import metrics
+from apps.observability.context import (
+    REQUEST_ID_HEADER,
+    SENT_AT_HEADER,
+    document_id_var,
+    request_id_var,
+)
+from engines.types import EngineError, EngineResult
+from workers.triton_client import AsyncTritonEngineClient, TritonUnavailableError
+
+logger = logging.getLogger(__name__)
+
+INFER_TASK = "workers.tasks.infer"
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One inference message: the document id and what its headers said."""
+
+    document_id: str
+    sent_at: float | None
+    request_id: str
+    message: Any  # kombu's Message, acknowledged by the consumer thread only
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Triton unavailable: wait ``base_s x 2ⁿ`` (capped, half of it random) up to ``max_retries`` times."""
+
+    max_retries: int = 8
+    base_s: float = 2.0
+    max_s: float = 60.0
+
+    def delay(self, attempt: int) -> float:
+        ceiling = min(self.base_s * 2**attempt, self.max_s)
+        return ceiling / 2 + random.uniform(0, ceiling / 2)  # jitter, not secrecy
+
+
+def parse_delivery(body: Any, headers: dict[str, Any], message: Any) -> Delivery | None:
+    """The Celery message (protocol 2: body ``[args, kwargs, embed]``) as a Delivery, or None when
+    it is not an inference task for one document."""
+    if headers.get("task") != INFER_TASK:
+        return None
+    try:
+        args = body[0]
+        document_id = str(args[0])
+    except (IndexError, KeyError, TypeError):
+        return None
+    sent_at = headers.get(SENT_AT_HEADER)
+    return Delivery(
+        document_id=document_id,
+        sent_at=float(sent_at) if isinstance(sent_at, int | float) else None,
+        request_id=str(headers.get(REQUEST_ID_HEADER) or ""),
+        message=message,
+    )
+
+
+class QueueConsumer:
+    """Receives the inference queue's messages in its own thread and acknowledges them there.
+
+    At most ``prefetch`` messages are unacknowledged at a time (the broker's QoS), which bounds
+    how many documents one dispatcher holds. :meth:`stop_receiving` cancels the subscription and
+    keeps acknowledging; :meth:`close` returns whatever is still unacknowledged to the queue.
+    """
+
+    def __init__(self, *, app: Any, queue_name: str, prefetch: int, deliver: Callable[[Delivery], None]):
+        self.app = app
+        self.queue_name = queue_name
+        self.prefetch = prefetch
+        self._deliver = deliver
+        self._acks: queue.SimpleQueue[tuple[Any, bool]] = queue.SimpleQueue()
+        self._receiving = threading.Event()
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="inference-queue", daemon=True)
+        self.connected = threading.Event()
+
+    def start(self) -> None:
+        self._receiving.set()
+        self._thread.start()
+
+    def ack(self, delivery: Delivery) -> None:
+        self._acks.put((delivery.message, True))
+
+    def requeue(self, delivery: Delivery) -> None:
+        self._acks.put((delivery.message, False))
+
+    def stop_receiving(self) -> None:
+        self._receiving.clear()
+
+    def close(self, timeout_s: float = 10.0) -> None:
+        self._closing.set()
+        self._thread.join(timeout=timeout_s)
+
+    def _flush(self) -> None:
+        while True:
+            try:
+                message, ack = self._acks.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                if ack:
+                    message.ack()
+                else:
+                    message.reject(requeue=True)
+            except Exception:
+                # the channel it came on is gone: the broker redelivers it (visibility timeout)
+                logger.warning("could not acknowledge an inference message; it will be redelivered")
+
+    def _on_message(self, body: Any, message: Any) -> None:
+        delivery = parse_delivery(body, dict(message.headers or {}), message)
+        if delivery is None:
+            logger.error(
+                "not an inference task on %s; dropped (the reconciler covers documents)", self.queue_name
+            )
+            message.ack()
+            return
+        self._deliver(delivery)
+
+    def _run(self) -> None:
+        from kombu import Consumer
+
+        backoff = 1.0
+        while not self._closing.is_set():
+            try:
+                with self.app.connection_for_read() as connection:
+                    connection.ensure_connection(max_retries=3)
+                    channel = connection.channel()
+                    consumer = Consumer(
+                        channel,
+                        queues=[self.app.amqp.queues[self.queue_name]],
+                        callbacks=[self._on_message],
+                        accept=["json"],
+                    )
+                    consumer.qos(prefetch_count=self.prefetch)
+                    consumer.consume()
+                    self.connected.set()
+                    backoff = 1.0
+                    subscribed = True
+                    while not self._closing.is_set():
+                        self._flush()
+                        if subscribed and not self._receiving.is_set():
+                            consumer.cancel()
+                            subscribed = False
+                        with contextlib.suppress(TimeoutError):  # nothing arrived in 20 ms
+                            connection.drain_events(timeout=0.02)
+                    self._flush()
+                    channel.close()  # Redis: unacknowledged messages go back to the queue
+            except Exception as exc:
+                self.connected.clear()
+                if self._closing.is_set():
+                    return
+                logger.warning(
+                    "broker connection lost (%s); reconnecting in %.0f s", type(exc).__name__, backoff
+                )
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+
+
+class InferenceDispatcher:
+    """Runs each delivered document through begin → call → finish, many at once."""
+
+    def __init__(
+        self,
+        *,
+        client: AsyncTritonEngineClient,
+        db_threads: int = 4,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.client = client
+        self.retry = retry or RetryPolicy()
+        self._db_threads = db_threads
+        self._db = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="dispatcher-db")
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.heartbeat = time.monotonic()
+        self.completed = 0
+
+    @property
+    def active(self) -> int:
+        return len(self._tasks)
+
+    async def _in_db(self, function: Callable[..., T], /, **kwargs: Any) -> T:
+        """``function(**kwargs)`` in a database thread, with this task's log context."""
+        context = contextvars.copy_context()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._db, functools.partial(context.run, _db_call, function, kwargs)
+        )
+
+    def submit(self, delivery: Delivery, done: Callable[[Delivery, bool], None]) -> None:
+        """Start one document; ``done(delivery, ack)`` is called when it is finished with."""
+        task = asyncio.create_task(self._handle(delivery, done))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self, timeout_s: float) -> None:
+        """Let the documents in flight finish for up to ``timeout_s``; cancel the rest (their
+        messages go back to the queue)."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout_s)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def close(self) -> None:
+        """Close every database thread's connection (in that thread: Django connections belong to
+        theirs), then the pool. The barrier makes each thread take exactly one close."""
+        barrier = threading.Barrier(self._db_threads)
+
+        def close_connection() -> None:
+            from django.db import connections
+
+            connections.close_all()
+            barrier.wait(timeout=10)
+
+        for future in [self._db.submit(close_connection) for _ in range(self._db_threads)]:
+            with contextlib.suppress(Exception):
+                future.result(timeout=15)
+        self._db.shutdown(wait=True)
+
+    async def _handle(self, delivery: Delivery, done: Callable[[Delivery, bool], None]) -> None:
+        request_id_var.set(delivery.request_id)
+        document_id_var.set(delivery.document_id)
+        metrics.queue_wait_observe("infer", delivery.sent_at)
+        ack = True
+        try:
+            await self._infer(delivery.document_id)
+        except asyncio.CancelledError:
+            ack = False  # shutting down before it finished: back to the queue
+            raise
+        except Exception as exc:
+            logger.exception("inference failed unexpectedly (%s)", type(exc).__name__)
+            await self._in_db(_fail_internal, document_id=delivery.document_id, exc_name=type(exc).__name__)
+        finally:
+            self.completed += 1
+            done(delivery, ack)
+
+    async def _infer(self, document_id: str) -> None:
+        from apps.documents.pipeline import StepOutcome, document_infer_begin, document_infer_finish
+
+        started = time.perf_counter()
+        begun = await self._in_db(document_infer_begin, document_id=document_id)
+        if isinstance(begun, StepOutcome):
+            return
+        result = await self._call(begun)
+        if result is None:
+            return  # Triton stayed unavailable: the reconciler will send the document again
+        outcome = await self._in_db(document_infer_finish, begun=begun, result=result)
+        elapsed = time.perf_counter() - started
+        if outcome.ran:
+            metrics.stage_observe("infer", elapsed)
+        logger.info(
+            "inferred in %.0f ms (%s)",
+            elapsed * 1000,
+            result.code if isinstance(result, EngineError) else "extracted" if outcome.ran else "skipped",
+        )
+        if outcome.next_task:
+            await self._in_db(_send, task_name=outcome.next_task, document_id=document_id)
+
+    async def _call(self, begun: Any) -> EngineResult | EngineError | None:
+        for attempt in range(self.retry.max_retries + 1):
+            try:
+                with metrics.triton_call():
+                    return await self.client.read_document(
+                        begun.pages,
+                        document_type_hint=begun.document_type_hint,
+                        text_layer=begun.text_layer,
+                        request_id=str(begun.document.pk),
+                    )
+            except EngineError as error:
+                metrics.TRITON_ERRORS.labels("engine").inc()
+                return error
+            except TritonUnavailableError:
+                metrics.TRITON_ERRORS.labels("unavailable").inc()
+                if attempt == self.retry.max_retries:
+                    break
+                delay = self.retry.delay(attempt)
+                logger.warning("Triton unavailable; retry %d in %.1f s", attempt + 1, delay)
+                await asyncio.sleep(delay)
+        logger.error("Triton unavailable after %d retries; left to the reconciler", self.retry.max_retries)
+        return None
+
+
+def _db_call(function: Callable[..., T], kwargs: dict[str, Any]) -> T:
+    from django.db import close_old_connections
+
+    close_old_connections()  # a connection the database dropped is replaced, not reused
+    return function(**kwargs)
+
+
+def _send(*, task_name: str, document_id: str) -> None:
+    from apps.documents.services import task_send
+
+    task_send(task_name, document_id)
+
+
+def _fail_internal(*, document_id: str, exc_name: str) -> None:
+    from apps.documents import error_codes
+    from apps.documents.models import Document
+    from apps.documents.services import document_fail
+
+    document = Document.objects.filter(pk=document_id).first()
+    if document is not None:
+        document_fail(
+            document=document,
+            code=error_codes.INTERNAL_ERROR,
+            message=f"infer failed unexpectedly ({exc_name})",
+        )
+
+
+@dataclass(frozen=True)
+class DispatcherSettings:
+    url: str
+    model: str
+    queue_name: str
+    timeout_s: float
+    max_in_flight: int | None = None  # None: the model's batch capacity x in_flight_factor
+    in_flight_factor: int = 2
+    db_threads: int = 4
+    metrics_port: int = 0
+    shutdown_grace_s: float = 30.0
+
+
+async def _capacity(settings: DispatcherSettings, stop: asyncio.Event) -> int:
+    """The model's batch capacity, waiting for Triton to come up (a dispatcher may start first)."""
+    delay = 1.0
+    async with AsyncTritonEngineClient(settings.url, timeout_s=10, model=settings.model) as probe:
+        while not stop.is_set():
+            try:
+                return await probe.batch_capacity()
+            except (TritonUnavailableError, EngineError):
+                logger.warning(
+                    "model %s not ready on %s; asking again in %.0f s", settings.model, settings.url, delay
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+    return 1
+
+
+def _post(loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[Delivery], delivery: Delivery) -> None:
+    """From the consumer thread into the event loop's inbox."""
+    loop.call_soon_threadsafe(inbox.put_nowait, delivery)
+
+
+async def run(settings: DispatcherSettings, *, stop: asyncio.Event | None = None) -> int:
+    """Dispatch until ``stop`` is set (SIGTERM/SIGINT in :func:`main`); returns documents handled."""
+    from config.celery import app
+
+    stop = stop or asyncio.Event()
+    max_in_flight = settings.max_in_flight or (await _capacity(settings, stop)) * settings.in_flight_factor
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue[Delivery] = asyncio.Queue()
+    consumer = QueueConsumer(
+        app=app,
+        queue_name=settings.queue_name,
+        # documents being read or stored hold their message too: room for them beside the calls
+        prefetch=max_in_flight * 2,
+        deliver=lambda delivery: _post(loop, inbox, delivery),
+    )
+    async with AsyncTritonEngineClient(
+        settings.url, timeout_s=settings.timeout_s, max_in_flight=max_in_flight, model=settings.model
+    ) as client:
+        dispatcher = InferenceDispatcher(client=client, db_threads=settings.db_threads)
+        if settings.metrics_port:
+            from apps.observability.exporter import start_exporter
+            from apps.observability.health import readiness_problems
+
+            start_exporter(
+                settings.metrics_port,
+                live=lambda: time.monotonic() - dispatcher.heartbeat < 30,
+                ready=lambda: readiness_problems() + ([] if consumer.connected.is_set() else ["queue"]),
+            )
+
+        def done(delivery: Delivery, ack: bool) -> None:
+            (consumer.ack if ack else consumer.requeue)(delivery)
+
+        consumer.start()
+        logger.info(
+            "dispatching %s to %s model %s, %d in flight",
+            settings.queue_name,
+            settings.url,
+            settings.model,
+            max_in_flight,
+        )
+        try:
+            while not stop.is_set():
+                dispatcher.heartbeat = time.monotonic()
+                try:
+                    delivery = await asyncio.wait_for(inbox.get(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                dispatcher.submit(delivery, done)
+        finally:
+            consumer.stop_receiving()
+            while not inbox.empty():  # received but never started: straight back to the queue
+                consumer.requeue(inbox.get_nowait())
+            await dispatcher.drain(settings.shutdown_grace_s)
+            consumer.close()
+            dispatcher.close()
+    logger.info("dispatcher stopped after %d documents", dispatcher.completed)
+    return dispatcher.completed
+
+
+def main(settings: DispatcherSettings) -> int:
+    """Run until SIGTERM or SIGINT, finishing the documents in flight (up to the grace period)."""
+
+    async def _main() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        return await run(settings, stop=stop)
+
+    return asyncio.run(_main())
