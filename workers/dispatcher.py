@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import dataclasses
 import functools
 import logging
 import queue
@@ -303,13 +304,19 @@ class InferenceDispatcher:
     async def _call(self, begun: Any) -> EngineResult | EngineError | None:
         for attempt in range(self.retry.max_retries + 1):
             try:
+                started = time.perf_counter()
                 with metrics.triton_call():
-                    return await self.client.read_document(
+                    result = await self.client.read_document(
                         begun.pages,
                         document_type_hint=begun.document_type_hint,
                         text_layer=begun.text_layer,
                         request_id=str(begun.document.pk),
                     )
+                # the round trip (Triton's queue and the model), kept beside the engine's own timings
+                round_trip_ms = int((time.perf_counter() - started) * 1000)
+                return dataclasses.replace(
+                    result, timings_ms={**result.timings_ms, "triton_ms": round_trip_ms}
+                )
             except EngineError as error:
                 metrics.TRITON_ERRORS.labels("engine").inc()
                 return error

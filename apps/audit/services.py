@@ -44,7 +44,7 @@ def _lock_chain() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_ID])
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # a failed append fails its caller's transaction: no savepoint
 def audit_record(
     *,
     tenant: Tenant | None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery.signals import task_postrun, task_prerun, worker_ready
+from django.db import close_old_connections
 
 from apps.observability import metrics
 from apps.observability.context import (
@@ -39,6 +40,8 @@ def _header(task: Any, name: str) -> Any:
 def _task_started(task: Any = None, args: Any = None, **_: Any) -> None:
     if task is None:
         return
+    # Django's request cycle does this; a worker reusing its connections must too
+    close_old_connections()
     request_id_var.set(str(_header(task, REQUEST_ID_HEADER) or ""))
     stage = PIPELINE_STAGES.get(task.name)
     document_id_var.set(str(args[0]) if stage and args else "")

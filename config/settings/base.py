@@ -227,6 +227,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Workers log through LOGGING above (JSON lines with ids), not Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Keep each worker thread's database connection between tasks (Celery's Django fixup otherwise
+# closes it before and after every task: a new PostgreSQL connection per task was the largest CPU
+# cost of a cheap step). Broken or CONN_MAX_AGE-old connections are still replaced before each task
+# (apps.observability.celery_signals).
+CELERY_DB_REUSE_MAX = env_int("DOCINTEL_CELERY_DB_REUSE_MAX", 1000)
 CELERY_TASK_DEFAULT_QUEUE = env_str("DOCINTEL_CELERY_QUEUE", "docintel")
 # Webhook deliveries have their own queue, so a slow receiver never holds up documents; a worker
 # consumes both (`-Q docintel,docintel-webhooks`).
