@@ -31,6 +31,7 @@ from engines.layout import PageText, page_from_text_layer
 from engines.mrz.reader import MrzReading, looks_like_mrz_line, read_mrz
 from engines.mrz.visual_zone import CROSS_CHECKED_FIELDS, fields_in_visual_zone
 from engines.page_text import PageFrame, ocr_page_text
+from engines.second_reading import confirm_fields
 from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
 
 logger = logging.getLogger(__name__)
@@ -112,6 +113,11 @@ def read_document(
                 document_type, type_confidence = "driver_license", _BARCODE_TYPE_CONFIDENCE
             else:
                 extracted = None
+    second_checks: list[Check] = []
+    if extracted is not None and document_type in _BUSINESS_READERS:
+        with timer.section("second_reading"):
+            confirmed, second_checks = confirm_fields(extracted.fields, images, frames)
+            extracted = replace(extracted, fields=confirmed)
     logger.info(
         "Classified %d page(s) as %s (%.2f); %d field(s)",
         len(pages),
@@ -124,7 +130,7 @@ def read_document(
         document_type_confidence=type_confidence,
         pages=len(pages),
         fields=_on_stored_pages(extracted.fields, frames) if extracted else {},
-        checks=checks + (list(extracted.checks) if extracted else []),
+        checks=checks + (list(extracted.checks) if extracted else []) + second_checks,
         engine_name=ENGINE_NAME,
         engine_version=ENGINE_VERSION,
         timings_ms=timer.as_ms(),

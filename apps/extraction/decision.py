@@ -8,8 +8,9 @@ from apps.extraction.schemas import REQUIRED_FIELDS
 
 # Checks shown to the reviewer that do not by themselves stop straight-through processing: the
 # engine's reading of an item table is less reliable than the totals it cross-checks, and a name
-# the MRZ spells without the printed page's accents is no error (agreement raises confidence).
-ADVISORY_CHECKS = frozenset({"line_items_sum", "mrz_matches_visual_zone"})
+# the MRZ spells without the printed page's accents is no error (agreement raises confidence),
+# and a second OCR reading that differs only lowers the calibrated confidence of that field.
+ADVISORY_CHECKS = frozenset({"line_items_sum", "mrz_matches_visual_zone", "ocr_second_reading"})
 
 AUTO_APPROVED = "auto_approved"
 NEEDS_REVIEW = "needs_review"

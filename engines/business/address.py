@@ -44,6 +44,11 @@ from engines.business.places import CityLine, parse_city_line
 from engines.layout import PageText
 from engines.types import BBox, Extracted, FieldResult
 
+# Countries whose address lines never carry a region (state, province, county).
+_COUNTRIES_WITHOUT_REGIONS = frozenset(
+    {"AT", "BE", "CH", "DE", "DK", "FI", "FR", "GB", "LI", "LU", "NL", "NO", "PL", "PT", "SE", "SG"}
+)
+
 FIELDS = (
     "full_name",
     "address_street",
@@ -244,11 +249,17 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
         region_cand = Candidate(
             city.region, None, city.line, city.region_bbox or city.line.bbox, None, "block"
         )
-        fields["address_region"] = (
-            field(city.region, confidence(base, city.line.score), region_cand, source, valid=True)
-            if city.region
-            else empty(source)
-        )
+        if city.region:
+            fields["address_region"] = field(
+                city.region, confidence(base, city.line.score), region_cand, source, valid=True
+            )
+        elif city.country in _COUNTRIES_WITHOUT_REGIONS:
+            # "no region" read off a city line whose country never prints one is itself evidence
+            fields["address_region"] = FieldResult(
+                None, confidence(base, city.line.score), city_cand.page, None, source
+            )
+        else:
+            fields["address_region"] = empty(source)
         postal_cand = Candidate(city.postal_code, None, city.line, city.postal_bbox, None, "block")
         fields["address_postal_code"] = field(
             city.postal_code, confidence(base + 0.05, city.line.score), postal_cand, source, valid=True

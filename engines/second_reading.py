@@ -1,0 +1,246 @@
+"""A second reader for the names and addresses OCR read: accents, lost spaces, and agreement.
+
+PP-OCRv4's recogniser has no accented Latin letters (it reads MÜLLER as MULLER, HÉLÈNE as
+HELENE) and its word spaces are restored by us, imperfectly ("ANOUKVOS"). Tesseract's LSTM model
+for the Latin script knows every accent and spaces words itself, but misreads more on degraded
+photos. Each is good where the other is weak, so the field's crop is read again by Tesseract and
+the two readings are *merged only when they agree letter for letter once accents and spaces are
+set aside*: then the letters are PP-OCR's (confirmed), the accents Tesseract's, and the spaces
+both readers' (a space either one saw; a missing space is a far commoner OCR error than an
+invented one). Agreement is also evidence: two different readers rarely make the same mistake, so
+an agreed value is marked ``valid`` (cross-checked), as a name the MRZ and the printed page agree
+on is, and the calibration learns what that is worth. Disagreement changes nothing but is listed
+for the reviewer.
+
+Tesseract runs in-process (``tesserocr``) with Debian's ``tesseract-ocr-script-latn`` model,
+about 8 ms a field. Where either is missing the engine runs without a second reading (and says so
+once in the log): results stay correct, only fewer are confirmed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import threading
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engines.business.names import canonical_name, clean_person
+from engines.images import rotate
+from engines.page_text import PageFrame
+from engines.types import Check, FieldResult
+
+logger = logging.getLogger(__name__)
+
+# Fields whose values are words OCR may misspell and no validator checks.
+SECOND_READ_FIELDS = frozenset(
+    {
+        "full_name",
+        "account_holder",
+        "customer_name",
+        "vendor_name",
+        "merchant_name",
+        "issuer_name",
+        "address_street",
+        "address_city",
+    }
+)
+_PERSON_FIELDS = frozenset({"full_name", "account_holder"})
+CHECK_NAME = "ocr_second_reading"
+TESSDATA_ENV = "DOCINTEL_TESSDATA"
+_TESSDATA_CANDIDATES = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
+_MODEL = "Latin"
+# Letters that do not decompose into a base letter and a combining mark.
+_FOLD_SPECIAL = {"ß": "SS", "Ø": "O", "Ł": "L", "Æ": "AE", "Œ": "OE", "Đ": "D", "Þ": "TH", "ẞ": "SS"}
+# Vertical margins tried in turn, as fractions of the box's height: accents rise above capitals,
+# but a crop reaching into the next line makes Tesseract's single-line mode read nothing.
+_CROP_MARGINS_Y = (0.05, 0.15, 0.0)
+
+
+def fold(text: str) -> str:
+    """Upper case without accents, the way PP-OCR's alphabet would spell it."""
+    out = []
+    for char in text.upper():
+        special = _FOLD_SPECIAL.get(char)
+        if special is not None:
+            out.append(special)
+            continue
+        out.append("".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)))
+    return "".join(out)
+
+
+def merge_readings(first: str, second: str) -> str | None:
+    """``first`` (PP-OCR's value) with ``second``'s accents and both readers' spaces, when
+    ``second`` contains the same letters as ``first`` once folded (it may carry stray marks
+    before or after: a border read as "|", a label's tail); ``None`` when they disagree."""
+    target = fold(first).replace(" ", "")
+    if not target:
+        return None
+    second = " ".join(second.upper().split())
+    # each of second's non-space characters, its folded spelling, and whether a space precedes it
+    chars: list[tuple[str, str, bool]] = []
+    space_before = False
+    for char in second:
+        if char == " ":
+            space_before = True
+            continue
+        chars.append((char, fold(char), space_before))
+        space_before = False
+    folded = "".join(f for _, f, _ in chars)
+    start = folded.find(target)
+    if start < 0 or folded.find(target, start + 1) >= 0:
+        return None
+    # the window must begin and end on whole characters of ``second``
+    position, first_index = 0, None
+    last_index = None
+    for index, (_, spelling, _) in enumerate(chars):
+        if position == start:
+            first_index = index
+        position += len(spelling)
+        if position == start + len(target):
+            last_index = index
+            break
+    if first_index is None or last_index is None:
+        return None
+    window = chars[first_index : last_index + 1]
+    first_spaces = _space_positions(first)
+    merged: list[str] = []
+    letters_seen = 0
+    for offset, (char, spelling, spaced) in enumerate(window):
+        if offset and (spaced or letters_seen in first_spaces):
+            merged.append(" ")
+        merged.append(char)
+        letters_seen += len(spelling)
+    return "".join(merged)
+
+
+def _space_positions(text: str) -> set[int]:
+    """Where ``text`` has a space, counted in folded letters before it."""
+    positions, count = set(), 0
+    for char in text.upper():
+        if char == " ":
+            positions.add(count)
+        else:
+            count += len(fold(char))
+    return positions
+
+
+def confirm_fields(
+    fields: dict[str, FieldResult], images: list[np.ndarray], frames: dict[int, PageFrame]
+) -> tuple[dict[str, FieldResult], list[Check]]:
+    """Read every OCR'd name and address field again (boxes in the pages' reading frames) and
+    merge or confirm it; a check lists the fields the two readers disagree on."""
+    eligible = [
+        name
+        for name, f in fields.items()
+        if name in SECOND_READ_FIELDS and f.source == "ocr" and f.value and f.bbox and f.page in frames
+    ]
+    if not eligible:
+        return fields, []
+    reader = _reader()
+    if reader is None:
+        return fields, []
+    out = dict(fields)
+    disagreed: list[str] = []
+    straightened: dict[int, np.ndarray] = {}
+    for name in eligible:
+        f = fields[name]
+        assert f.value is not None and f.bbox is not None
+        if f.page not in straightened:
+            straightened[f.page] = reading_frame_image(images[f.page - 1], frames[f.page])
+        merged = None
+        for margin in _CROP_MARGINS_Y:
+            second = reader.read_line(_crop(straightened[f.page], f.bbox, margin))
+            merged = merge_readings(f.value, second) if second else None
+            if merged is not None:
+                break
+        if merged is None:
+            disagreed.append(name)
+            continue
+        value = clean_person(merged) if name in _PERSON_FIELDS else canonical_name(merged)
+        if fold(value).replace(" ", "") and value:
+            out[name] = dataclasses.replace(f, value=value, valid=True if f.valid is None else f.valid)
+    detail = "" if not disagreed else "not confirmed by a second reading: " + ", ".join(sorted(disagreed))
+    return out, [Check(CHECK_NAME, not disagreed, detail)]
+
+
+def reading_frame_image(image: np.ndarray, frame: PageFrame) -> np.ndarray:
+    """The page's pixels as OCR's lines lie in its reading frame: cropped, turned, straightened."""
+    if frame.crop is not None:
+        height, width = image.shape[:2]
+        x0, y0, x1, y1 = frame.crop
+        image = image[round(y0 * height) : round(y1 * height), round(x0 * width) : round(x1 * width)]
+    image = rotate(image, frame.turn)
+    if frame.skew:
+        height, width = image.shape[:2]
+        # the lines were straightened by turning their points -skew degrees (clockwise positive);
+        # OpenCV's positive angle turns counter-clockwise, the same motion
+        matrix = cv2.getRotationMatrix2D((width / 2, height / 2), frame.skew, 1.0)
+        image = cv2.warpAffine(image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE)
+    return image
+
+
+def _crop(image: np.ndarray, bbox: tuple[float, float, float, float], margin: float) -> np.ndarray:
+    height, width = image.shape[:2]
+    x0, y0, x1, y1 = bbox
+    margin_y = (y1 - y0) * height * margin
+    margin_x = 0.01 * width
+    top, bottom = max(0, int(y0 * height - margin_y)), min(height, int(y1 * height + margin_y) + 1)
+    left, right = max(0, int(x0 * width - margin_x)), min(width, int(x1 * width + margin_x) + 1)
+    return image[top:bottom, left:right]
+
+
+class _TesseractLineReader:
+    """One Tesseract instance per process (loading the model costs ~0.3 s), calls serialised."""
+
+    def __init__(self, tessdata: str) -> None:
+        import tesserocr
+
+        self._api: Any = tesserocr.PyTessBaseAPI(path=tessdata, lang=_MODEL, psm=tesserocr.PSM.SINGLE_LINE)
+        self._lock = threading.Lock()
+
+    def read_line(self, crop: np.ndarray) -> str:
+        if crop.size == 0 or min(crop.shape[:2]) < 4:
+            return ""
+        from PIL import Image
+
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        with self._lock:
+            self._api.SetImage(Image.fromarray(gray))
+            text: str = self._api.GetUTF8Text()
+        return " ".join(text.split())
+
+
+_reader_lock = threading.Lock()
+_reader_instance: _TesseractLineReader | None = None
+_reader_failed = False
+
+
+def _tessdata_dirs() -> Iterator[str]:
+    configured = os.environ.get(TESSDATA_ENV, "").strip()
+    if configured:
+        yield configured
+    yield from _TESSDATA_CANDIDATES
+
+
+def _reader() -> _TesseractLineReader | None:
+    global _reader_instance, _reader_failed
+    with _reader_lock:
+        if _reader_instance is None and not _reader_failed:
+            folder = next(
+                (d for d in _tessdata_dirs() if (Path(d) / f"{_MODEL}.traineddata").is_file()), None
+            )
+            try:
+                if folder is None:
+                    raise FileNotFoundError(f"{_MODEL}.traineddata (Debian: tesseract-ocr-script-latn)")
+                _reader_instance = _TesseractLineReader(folder)
+            except (ImportError, OSError, RuntimeError) as exc:
+                _reader_failed = True
+                logger.warning("no second reading of names and addresses: %s", type(exc).__name__)
+        return _reader_instance

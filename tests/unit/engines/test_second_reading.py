@@ -1,0 +1,83 @@
+"""The second reading of names and addresses: merging two OCR readings letter for letter, and
+Tesseract really reading accents PP-OCR cannot (a rendered line, the real model)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from engines.page_text import PageFrame
+from engines.second_reading import CHECK_NAME, confirm_fields, fold, merge_readings
+from engines.types import FieldResult
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [
+        ("MULLER", "Müller", "MÜLLER"),
+        ("HELENE MICHEL", "E: Hélène Michel", "HÉLÈNE MICHEL"),  # a label's tail before it
+        ("VOLKSBANK DUSSELDORFEG", "Volksbank Düsseldorf eG", "VOLKSBANK DÜSSELDORF EG"),  # lost space
+        ("MRJAMES PATEL", "Mr James Patel", "MR JAMES PATEL"),
+        ("WEISSMULLER", "Weißmüller", "WEISSMÜLLER"),  # ß is SS in upper case
+        ("CAFETERIA MUNOZ", "| CAFETERÍA MUÑOZ", "CAFETERÍA MUÑOZ"),
+        ("16-5900 W RIVER ST", "16-5900 W RIVER ST", "16-5900 W RIVER ST"),
+    ],
+)
+def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
+    assert merge_readings(first, second) == merged
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("TUNDE WEISSMILLER", "Tunde Weissmüller"),  # a different letter: no merge, whatever is right
+        ("ANOUKVOS", ""),
+        ("CAFE", "CAFÉ CAFE"),  # twice in the second reading: ambiguous
+        ("SMITH", "SMIT"),
+    ],
+)
+def test_disagreeing_or_ambiguous_readings_do_not_merge(first, second):
+    assert merge_readings(first, second) is None
+
+
+def test_fold_spells_as_an_alphabet_without_accents():
+    assert fold("Çelik Øster Łódź ß") == "CELIK OSTER LODZ SS"
+
+
+def _line_page(text: str) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A white page with one line of dark text, and the line's box as page fractions."""
+    image = Image.new("RGB", (900, 300), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, 34)
+    draw.text((80, 120), text, fill=(20, 20, 30), font=font)
+    x0, y0, x1, y1 = draw.textbbox((80, 120), text, font=font)
+    bgr = np.asarray(image)[:, :, ::-1].copy()
+    return bgr, (x0 / 900, (y0 - 4) / 300, x1 / 900, (y1 + 4) / 300)
+
+
+def test_a_name_read_without_accents_gets_them_back_and_is_marked_cross_checked():
+    page, box = _line_page("Hélène Müller")
+    fields = {
+        "full_name": FieldResult("HELENE MULLER", 0.9, 1, box, "ocr"),
+        "address_city": FieldResult("NOWHERE", 0.9, 1, box, "ocr"),  # the crop says otherwise
+        "document_date": FieldResult("2024-01-31", 0.9, 1, box, "ocr", valid=True),  # not a name field
+    }
+    frame = PageFrame(turn=0, skew=0.0, width=900, height=300)
+    confirmed, checks = confirm_fields(fields, [page], {1: frame})
+    assert confirmed["full_name"].value == "HÉLÈNE MÜLLER" and confirmed["full_name"].valid is True
+    assert confirmed["address_city"] == fields["address_city"]
+    assert confirmed["document_date"] == fields["document_date"]
+    assert [(c.name, c.passed) for c in checks] == [(CHECK_NAME, False)]
+    assert "address_city" in checks[0].detail and "full_name" not in checks[0].detail
+
+
+def test_the_crop_follows_the_reading_frame_of_a_turned_page():
+    page, box = _line_page("Café Zoë")
+    turned_back = np.ascontiguousarray(np.rot90(page, k=1))  # stored turned 90 degrees anticlockwise
+    frame = PageFrame(turn=90, skew=0.0, width=900, height=300)
+    fields = {"merchant_name": FieldResult("CAFE ZOE", 0.9, 1, box, "ocr")}
+    confirmed, checks = confirm_fields(fields, [turned_back], {1: frame})
+    assert confirmed["merchant_name"].value == "CAFÉ ZOË" and checks[0].passed
