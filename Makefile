@@ -12,6 +12,8 @@ LOG := $(ROOT)/var/log
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-16)
 # Fonts for the synthetic document generator (synth/FONTS.md); OCR-B is the MRZ typeface.
 FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-ocr-b fonts-liberation fonts-freefont-ttf fonts-urw-base35
+# Tesseract's Latin-script model: the engine's second reading of names and addresses (accents).
+OCR_PACKAGES := tesseract-ocr-script-latn
 HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 
 # Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
@@ -29,7 +31,7 @@ help:
 
 system-packages:
 	@missing=""; \
-	for pkg in python3-venv redis-server libgl1 libglib2.0-0 $(FONT_PACKAGES); do \
+	for pkg in python3-venv redis-server libgl1 libglib2.0-0 $(FONT_PACKAGES) $(OCR_PACKAGES); do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
