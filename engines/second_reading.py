@@ -9,8 +9,9 @@ set aside*: then the letters are PP-OCR's (confirmed), the accents Tesseract's, 
 both readers' (a space either one saw; a missing space is a far commoner OCR error than an
 invented one). Agreement is also evidence: two different readers rarely make the same mistake, so
 an agreed value is marked ``valid`` (cross-checked), as a name the MRZ and the printed page agree
-on is, and the calibration learns what that is worth. Disagreement changes nothing but is listed
-for the reviewer.
+on is, and the calibration learns what that is worth. Disagreement keeps PP-OCR's value, halves
+its raw confidence (a name Tesseract reads with an accent PP-OCR cannot spell is a likely case),
+and is listed for the reviewer.
 
 Tesseract runs in-process (``tesserocr``) with Debian's ``tesseract-ocr-script-latn`` model,
 about 8 ms a field. Where either is missing the engine runs without a second reading (and says so
@@ -61,6 +62,7 @@ _FOLD_SPECIAL = {"ß": "SS", "Ø": "O", "Ł": "L", "Æ": "AE", "Œ": "OE", "Đ":
 # Vertical margins tried in turn, as fractions of the box's height: accents rise above capitals,
 # but a crop reaching into the next line makes Tesseract's single-line mode read nothing.
 _CROP_MARGINS_Y = (0.05, 0.15, 0.0)
+_DISAGREEMENT_FACTOR = 0.5  # on the raw confidence; the calibration learns what is left
 
 
 def fold(text: str) -> str:
@@ -161,7 +163,9 @@ def confirm_fields(
             if merged is not None:
                 break
         if merged is None:
+            # a second reader that cannot find the same letters there is evidence against them
             disagreed.append(name)
+            out[name] = dataclasses.replace(f, confidence=round(f.confidence * _DISAGREEMENT_FACTOR, 4))
             continue
         value = clean_person(merged) if name in _PERSON_FIELDS else canonical_name(merged)
         if fold(value).replace(" ", "") and value:

@@ -46,6 +46,7 @@ from engines.business.names import (
     LEGAL_SUFFIX,
     clean_organisation,
     clean_person,
+    is_boilerplate,
     looks_like_name,
     looks_like_street,
     organisation_at_top,
@@ -141,7 +142,7 @@ def _customer(indexes: Sequence[PageIndex]) -> Candidate | None:
     """The name under (or after) "Bill to" / "Rechnungsempfänger" / "Facturé à" ..."""
     for cand in candidates(indexes, ("customer",), text_parser):
         text = str(cand.raw)
-        if not looks_like_name(text) or looks_like_street(text) or is_title(text):
+        if not looks_like_name(text) or looks_like_street(text) or is_title(text) or is_boilerplate(text):
             continue
         value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
         if len(value) >= 2:
@@ -155,6 +156,8 @@ def _addressee(index: PageIndex, vendor: Candidate | None) -> Candidate | None:
         if block.name is None or not block.name_text:
             continue
         text = block.name_text
+        if is_boilerplate(text):
+            continue
         value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
         if vendor is not None and (value == vendor.value or block.name is vendor.line):
             continue

@@ -110,9 +110,18 @@ def clean_organisation(text: str) -> str:
 
 _BOILERPLATE = re.compile(
     r"thank|welcome|returnable|refund|exchange|please|come again|copy|duplicate|your order|receipt|"
-    r"danke|merci|gracias|grazie|bedankt|willkommen|bienvenue|bienvenido|benvenuti|welkom",
+    r"danke|merci|gracias|grazie|bedankt|\bdank\b|willkommen|bienvenue|bienvenido|benvenuti|welkom",
     re.IGNORECASE,
 )
+
+
+def is_boilerplate(text: str) -> bool:
+    """A courtesy sentence ("Thank you for your order.", "Hartelijk dank voor uw opdracht."),
+    never a party's name, though it may sit where one does."""
+    lower_words = [w for w in text.split() if w.isalpha() and w.islower()]
+    return bool(_BOILERPLATE.search(text)) or (len(lower_words) >= 3 and text.rstrip().endswith((".", "!")))
+
+
 _BUSINESS_WORD = re.compile(
     r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
     r"SUPPLIES|STATIONERY|SERVICES|SOLUTIONS|GROUP|HOLDINGS|COMPANY|BANK|BANQUE|BANCO|BANCA|SPARKASSE|"

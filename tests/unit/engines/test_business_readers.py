@@ -574,3 +574,21 @@ def test_a_tax_abbreviation_glued_to_the_word_before_it_is_still_a_label() -> No
             ("incl", "dont"),
             ("tax", "TVA"),
         ]
+
+
+@pytest.mark.parametrize(
+    ("text", "boilerplate"),
+    [
+        ("Hartelijk dank voor uw opdracht.", True),
+        ("Wir danken für Ihren Auftrag.", True),
+        ("Thank you for your business!", True),
+        ("ATLAS BV", False),
+        ("J. R. R. Tolkien Ltd.", False),
+        ("Dankwart Meier", False),
+        ("Ville de la Rochelle", False),
+    ],
+)
+def test_a_courtesy_sentence_is_never_a_party_name(text: str, boilerplate: bool) -> None:
+    from engines.business.names import is_boilerplate
+
+    assert is_boilerplate(text) is boilerplate
