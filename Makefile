@@ -19,7 +19,7 @@ HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 # Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/docintel
 
-.PHONY: help setup system-packages test-packages demo test lint up down status bench
+.PHONY: help setup system-packages test-packages demo test lint up down status bench bench-accuracy
 
 help:
 	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/"
@@ -27,7 +27,8 @@ help:
 	@echo "make test    lint, type-check and run the whole test suite"
 	@echo "make up      start Triton, a Celery worker + beat and the web server on 127.0.0.1:8000"
 	@echo "make down    stop what 'make up' started"
-	@echo "make bench   run the benchmarks in bench/"
+	@echo "make bench   throughput and cost benchmarks (last line: one JSON object)"
+	@echo "make bench-accuracy  accuracy and engine speed benchmarks in bench/"
 
 system-packages:
 	@missing=""; \
@@ -93,7 +94,14 @@ var/bench/synth:
 var/bench/all-types:
 	$(PY) -m synth.generate $@ --count 90 --seed 9090 --profile mixed --jobs 2
 
-bench: setup var/bench/synth var/bench/all-types
+# Throughput and cost (bench/run.py, ~10 minutes on 2 cores): the last line printed is one JSON object
+# (cpu_ms_per_doc, dispatch_efficiency, preprocess_speedup, e2e_p50_ms, e2e_p95_ms); results in bench/results/.
+bench: setup
+	@bash scripts/ensure_services.sh
+	$(PY) bench/run.py
+
+# Accuracy and engine speed on the synthetic and real sets (long: OCR of every document).
+bench-accuracy: setup var/bench/synth var/bench/all-types
 	$(PY) bench/mrz_accuracy.py $(BENCH_SETS)
 	$(PY) bench/extract_engines.py $(BENCH_SETS)
 	$(PY) bench/engine_speed.py var/bench/all-types $(wildcard ../shared/realdata/receipts_sroie)
