@@ -8,6 +8,7 @@ equal the total, so a candidate that takes part in such an equation is far more 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -135,6 +136,31 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
     counts = Counter(as_decimal(c) for c in pool)
     best = max(pool, key=lambda c: (counts[as_decimal(c)], as_decimal(c) > 0))
     return best, 0.6 + 0.1 * min(counts[as_decimal(best)] - 1, 2)
+
+
+# VAT and sales-tax rates in use where our documents come from (percent); a rate printed beside
+# the tax amount is tried first.
+_COMMON_TAX_RATES = (20, 19, 21, 22, 23, 25, 10, 7, 5.5, 5, 6, 8, 9, 12, 13, 15, 16, 17, 24)
+_PRINTED_RATE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
+
+
+def tax_matches_included_rate(tax: Candidate, total: Candidate) -> bool:
+    """Is ``tax`` the tax included in ``total`` at the rate printed beside it, or else at one
+    common VAT rate? Receipts print prices with tax included, so this is the arithmetic they
+    carry when they print no subtotal: two amounts read apart agreeing to the cent."""
+    gross, amount = as_decimal(total), as_decimal(tax)
+    if amount <= 0 or gross <= amount:
+        return False
+    texts = {tax.line.text, tax.hit.line.text if tax.hit is not None else ""}
+    printed = [Decimal(m.replace(",", ".")) for text in texts for m in _PRINTED_RATE.findall(text)]
+    rates = printed or [Decimal(str(rate)) for rate in _COMMON_TAX_RATES]
+    for rate in rates:
+        if rate <= 0:
+            continue
+        included = (gross * rate / (100 + rate)).quantize(_CENT)
+        if _close(included, amount):
+            return True
+    return False
 
 
 def document_currency(indexes: Sequence[PageIndex]) -> tuple[str | None, float, Candidate | None]:

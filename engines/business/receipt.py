@@ -9,6 +9,7 @@ carries about itself.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from engines.business.fields import (
@@ -25,6 +26,7 @@ from engines.business.money import (
     document_currency,
     document_date,
     money_facts,
+    tax_matches_included_rate,
 )
 from engines.business.names import (
     organisation_at_top,
@@ -67,11 +69,14 @@ def read_receipt(pages: list[PageText]) -> Extracted:
         else field(None, 0.0, None, source)
     )
     tax, tax_conf = choose_tax(facts, total)
+    rate_agrees = tax is not None and total is not None and tax_matches_included_rate(tax, total)
     fields["tax_amount"] = (
-        field(tax.value, confidence(tax_conf, tax.score), tax, source)
+        field(tax.value, confidence(tax_conf, tax.score), tax, source, valid=True if rate_agrees else None)
         if tax is not None
         else field(None, 0.0, None, source)
     )
+    if rate_agrees and fields["total_amount"].valid is None:
+        fields["total_amount"] = dataclasses.replace(fields["total_amount"], valid=True)
     return Extracted(fields=respace_fields(fields, indexes), checks=_checks(facts, total, arithmetic))
 
 

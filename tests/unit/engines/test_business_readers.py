@@ -592,3 +592,27 @@ def test_a_courtesy_sentence_is_never_a_party_name(text: str, boilerplate: bool)
     from engines.business.names import is_boilerplate
 
     assert is_boilerplate(text) is boilerplate
+
+
+@pytest.mark.parametrize(
+    ("tax_line", "tax", "valid"),
+    [
+        ("VAT 20%", "4.00", True),  # 24.00 includes 4.00 at the printed 20 %
+        ("TVA", "4.00", True),  # no rate printed: 20 % is a common one
+        ("MwSt. 7 %", "4.00", None),  # the printed rate says otherwise
+        ("VAT", "3.33", None),  # no rate gives 3.33 out of 24.00
+    ],
+)
+def test_a_receipt_tax_agreeing_with_the_total_at_a_vat_rate_is_cross_checked(
+    tax_line: str, tax: str, valid: bool | None
+) -> None:
+    rows = [
+        (0.04, [(0.30, "Corner Deli Ltd")]),
+        (0.08, [(0.30, "12/03/2025 14:02")]),
+        (0.30, [(0.10, "Sandwich"), (0.70, "24.00")]),
+        (0.40, [(0.10, "TOTAL"), (0.70, "24.00")]),
+        (0.44, [(0.10, tax_line), (0.70, tax)]),
+    ]
+    result = read_receipt([page(rows, source="ocr")])
+    assert result.fields["tax_amount"].value == tax
+    assert result.fields["tax_amount"].valid is valid
