@@ -137,6 +137,10 @@ DOCINTEL_ZIP_MAX_EXPANDED_BYTES = env_int("DOCINTEL_ZIP_MAX_EXPANDED_BYTES", 500
 DOCINTEL_ZIP_MAX_RATIO = env_int("DOCINTEL_ZIP_MAX_RATIO", 100)
 # Pages are rendered/resized so that their longest side is at most this many pixels.
 DOCINTEL_PAGE_MAX_SIDE = env_int("DOCINTEL_PAGE_MAX_SIDE", 2400)
+# PDFium inflates a PDF's content streams whole: a stream expanding beyond this, or all of them
+# together beyond the second, fails the document as a decompression bomb (workers.pdf_guard).
+DOCINTEL_PDF_MAX_STREAM_BYTES = env_int("DOCINTEL_PDF_MAX_STREAM_BYTES", 128 * 1024 * 1024)
+DOCINTEL_PDF_MAX_DECODED_BYTES = env_int("DOCINTEL_PDF_MAX_DECODED_BYTES", 1024 * 1024 * 1024)
 
 # Inference: "triton" (the real server over gRPC) or "local" (the CPU engine in the worker process).
 DOCINTEL_ENGINE = env_str("DOCINTEL_ENGINE", "triton")
@@ -145,8 +149,11 @@ DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
 # The Triton model documents go to (the doc_pipeline contract, §3.5): doc_pipeline, or the null and
 # sim_gpu models of model_repo/ for benchmarks. The launcher loads DOCINTEL_TRITON_MODELS.
 DOCINTEL_TRITON_MODEL = env_str("DOCINTEL_TRITON_MODEL", "doc_pipeline")
-# Decision: every required field must be valid and at least this confident to skip review.
-DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.93)
+# Decision: every required field must be valid and at least this confident to skip review. Chosen
+# by cross-fitting on the calibration data (fit on seed 5, decide on seed 6 and back): 0.90 kept
+# 99.2 % of auto-approved documents entirely right, the same as 0.93, with more straight through;
+# 0.89 fell to 98.5 %.
+DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.90)
 # A document whose type the engine is less sure of than this always goes to a person.
 DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE", 0.8)
 
