@@ -27,6 +27,7 @@ from engines.business.fields import (
     empty,
     field,
     find_amounts,
+    line_labels,
     page_source,
     repair_money_text,
     text_parser,
@@ -54,6 +55,8 @@ from engines.business.names import (
 )
 from engines.layout import PageText
 from engines.types import Check, Extracted, FieldResult
+
+_NO_DUE_LABEL_CONFIDENCE = 0.8
 
 FIELDS = (
     "vendor_name",
@@ -110,11 +113,15 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         if issued
         else empty(source)
     )
-    fields["due_date"] = (
-        field(due[0].value, confidence(due[1], due[0].score), due[0], source, valid=_due_valid(issued, due))
-        if due
-        else empty(source)
-    )
+    if due:
+        fields["due_date"] = field(
+            due[0].value, confidence(due[1], due[0].score), due[0], source, valid=_due_valid(issued, due)
+        )
+    elif not _has_label(indexes, "due_date"):
+        # no due-date label anywhere on a readable invoice: "there is none" is itself evidence
+        fields["due_date"] = FieldResult(None, _NO_DUE_LABEL_CONFIDENCE, 1, None, source)
+    else:
+        fields["due_date"] = empty(source)
 
     facts = money_facts(indexes)
     items = _line_items_sum(indexes)
@@ -217,6 +224,15 @@ def _dates(
         others = [c for c in all_dates(indexes[:1], prefer) if due is None or c.value != due[0].value]
         issued = (others[0], 0.6) if others else None
     return issued, due
+
+
+def _has_label(indexes: Sequence[PageIndex], key: str) -> bool:
+    return any(
+        found == key
+        for index in indexes
+        for line in index.page.lines
+        for found, _, _ in line_labels(index, line)
+    )
 
 
 def _due_valid(issued: tuple[Candidate, float] | None, due: tuple[Candidate, float] | None) -> bool | None:

@@ -616,3 +616,18 @@ def test_a_receipt_tax_agreeing_with_the_total_at_a_vat_rate_is_cross_checked(
     result = read_receipt([page(rows, source="ocr")])
     assert result.fields["tax_amount"].value == tax
     assert result.fields["tax_amount"].valid is valid
+
+
+def test_an_invoice_without_a_due_date_label_says_so_with_confidence() -> None:
+    without_due = [
+        (y, [cell for cell in cells if not cell[1].startswith(("Fällig", "02.04"))])
+        for y, cells in GERMAN_INVOICE
+    ]
+    absent = read_invoice([page(without_due)]).fields["due_date"]
+    assert absent.value is None and absent.confidence == 0.8
+    unreadable = [
+        (y, [(x, "bald" if text == "02.04.2026" else text) for x, text in cells])
+        for y, cells in GERMAN_INVOICE
+    ]
+    missed = read_invoice([page(unreadable)]).fields["due_date"]
+    assert missed.value is None and missed.confidence == 0.0  # a label without a date: found nothing
