@@ -327,6 +327,21 @@ def line_labels(index: PageIndex, line: Line) -> list[tuple[str, LabelHit, int]]
     return out
 
 
+# The raw confidence that a field is truly absent when the document prints no label for it at all
+# (no "Due date", no "VAT" anywhere): the calibration learns what that is worth.
+ABSENT_LABEL_CONFIDENCE = 0.8
+
+
+def has_label(indexes: Sequence[PageIndex], key: str) -> bool:
+    """Does any line of the pages carry a label of ``key``?"""
+    return any(
+        found == key
+        for index in indexes
+        for line in index.page.lines
+        for found, _, _ in line_labels(index, line)
+    )
+
+
 def candidates(
     indexes: Sequence[PageIndex], keys: Iterable[str], parse: Parser, *, below_rows: int = 2
 ) -> list[Candidate]:

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from engines.business.address import address_blocks
 from engines.business.fields import (
+    ABSENT_LABEL_CONFIDENCE,
     Candidate,
     Line,
     PageIndex,
@@ -27,7 +28,7 @@ from engines.business.fields import (
     empty,
     field,
     find_amounts,
-    line_labels,
+    has_label,
     page_source,
     repair_money_text,
     text_parser,
@@ -55,8 +56,6 @@ from engines.business.names import (
 )
 from engines.layout import PageText
 from engines.types import Check, Extracted, FieldResult
-
-_NO_DUE_LABEL_CONFIDENCE = 0.8
 
 FIELDS = (
     "vendor_name",
@@ -117,9 +116,9 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         fields["due_date"] = field(
             due[0].value, confidence(due[1], due[0].score), due[0], source, valid=_due_valid(issued, due)
         )
-    elif not _has_label(indexes, "due_date"):
+    elif not has_label(indexes, "due_date"):
         # no due-date label anywhere on a readable invoice: "there is none" is itself evidence
-        fields["due_date"] = FieldResult(None, _NO_DUE_LABEL_CONFIDENCE, 1, None, source)
+        fields["due_date"] = FieldResult(None, ABSENT_LABEL_CONFIDENCE, 1, None, source)
     else:
         fields["due_date"] = empty(source)
 
@@ -131,11 +130,15 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         ("tax_amount", totals.tax),
         ("total_amount", totals.total),
     ):
-        fields[name] = (
-            field(cand.value, confidence(conf, cand.score), cand, source, valid=totals.arithmetic)
-            if cand is not None
-            else empty(source)
-        )
+        if cand is not None:
+            fields[name] = field(
+                cand.value, confidence(conf, cand.score), cand, source, valid=totals.arithmetic
+            )
+        elif name == "tax_amount" and not has_label(indexes, "tax"):
+            # no tax label anywhere (an exempt or reverse-charge invoice): none is evidence
+            fields[name] = FieldResult(None, ABSENT_LABEL_CONFIDENCE, 1, None, source)
+        else:
+            fields[name] = empty(source)
     fields = respace_fields({name: fields[name] for name in FIELDS}, indexes)
     return Extracted(fields=fields, checks=totals.checks)
 
@@ -224,15 +227,6 @@ def _dates(
         others = [c for c in all_dates(indexes[:1], prefer) if due is None or c.value != due[0].value]
         issued = (others[0], 0.6) if others else None
     return issued, due
-
-
-def _has_label(indexes: Sequence[PageIndex], key: str) -> bool:
-    return any(
-        found == key
-        for index in indexes
-        for line in index.page.lines
-        for found, _, _ in line_labels(index, line)
-    )
 
 
 def _due_valid(issued: tuple[Candidate, float] | None, due: tuple[Candidate, float] | None) -> bool | None:

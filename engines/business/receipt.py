@@ -13,10 +13,12 @@ import dataclasses
 from collections.abc import Sequence
 
 from engines.business.fields import (
+    ABSENT_LABEL_CONFIDENCE,
     Candidate,
     PageIndex,
     confidence,
     field,
+    has_label,
     page_source,
 )
 from engines.business.money import (
@@ -70,11 +72,13 @@ def read_receipt(pages: list[PageText]) -> Extracted:
     )
     tax, tax_conf = choose_tax(facts, total)
     rate_agrees = tax is not None and total is not None and tax_matches_included_rate(tax, total)
-    fields["tax_amount"] = (
-        field(tax.value, confidence(tax_conf, tax.score), tax, source, valid=True if rate_agrees else None)
-        if tax is not None
-        else field(None, 0.0, None, source)
-    )
+    if tax is not None:
+        valid = True if rate_agrees else None
+        fields["tax_amount"] = field(tax.value, confidence(tax_conf, tax.score), tax, source, valid=valid)
+    elif not has_label(indexes, "tax"):
+        fields["tax_amount"] = FieldResult(None, ABSENT_LABEL_CONFIDENCE, 1, None, source)
+    else:
+        fields["tax_amount"] = field(None, 0.0, None, source)
     if rate_agrees and fields["total_amount"].valid is None:
         fields["total_amount"] = dataclasses.replace(fields["total_amount"], valid=True)
     return Extracted(fields=respace_fields(fields, indexes), checks=_checks(facts, total, arithmetic))

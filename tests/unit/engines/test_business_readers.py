@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
+from engines.business.fields import ABSENT_LABEL_CONFIDENCE
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
 from tests.conftest import REALDATA
 
@@ -624,10 +625,21 @@ def test_an_invoice_without_a_due_date_label_says_so_with_confidence() -> None:
         for y, cells in GERMAN_INVOICE
     ]
     absent = read_invoice([page(without_due)]).fields["due_date"]
-    assert absent.value is None and absent.confidence == 0.8
+    assert absent.value is None and absent.confidence == ABSENT_LABEL_CONFIDENCE
     unreadable = [
         (y, [(x, "bald" if text == "02.04.2026" else text) for x, text in cells])
         for y, cells in GERMAN_INVOICE
     ]
     missed = read_invoice([page(unreadable)]).fields["due_date"]
     assert missed.value is None and missed.confidence == 0.0  # a label without a date: found nothing
+
+
+def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None:
+    rows = [
+        (0.04, [(0.30, "Corner Deli Ltd")]),
+        (0.08, [(0.30, "12/03/2025 14:02")]),
+        (0.30, [(0.10, "Sandwich"), (0.70, "24.00")]),
+        (0.40, [(0.10, "TOTAL"), (0.70, "24.00")]),
+    ]
+    tax = read_receipt([page(rows, source="ocr")]).fields["tax_amount"]
+    assert tax.value is None and tax.confidence == ABSENT_LABEL_CONFIDENCE
