@@ -29,7 +29,11 @@ from engines.classify import DOCUMENT_TYPES, Classification, classify_text, iden
 from engines.images import decode_image
 from engines.layout import PageText, page_from_text_layer
 from engines.mrz.reader import MrzReading, looks_like_mrz_line, read_mrz
-from engines.mrz.visual_zone import CROSS_CHECKED_FIELDS, fields_in_visual_zone
+from engines.mrz.visual_zone import (
+    CROSS_CHECKED_FIELDS,
+    document_number_from_visual_zone,
+    fields_in_visual_zone,
+)
 from engines.page_text import PageFrame, ocr_page_text
 from engines.second_reading import confirm_fields
 from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
@@ -226,6 +230,12 @@ def _result_from_mrz(
     reading: MrzReading, page_text: PageText, *, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
     page = page_text.page
+    number = reading.fields.get("document_number")
+    corrected = document_number_from_visual_zone(number.value, page_text) if number and number.value else None
+    if number is not None and corrected is not None:
+        reading = replace(
+            reading, fields={**reading.fields, "document_number": replace(number, value=corrected)}
+        )
     printed = fields_in_visual_zone({n: f.value for n, f in reading.fields.items()}, page_text)
     fields = {
         name: FieldResult(

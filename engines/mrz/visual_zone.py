@@ -66,3 +66,28 @@ def _name_printed(name: str, spaced: str, squashed: str) -> bool:
     glued = name.replace(" ", "")
     # a name of several words that OCR printed glued together; long enough not to match by chance
     return glued != name and len(glued) >= _MIN_GLUED_NAME and glued in squashed
+
+
+def _check_value(char: str) -> int:
+    """A character's value in an ICAO 9303 check digit (digits as such, A=10 ... Z=35)."""
+    return int(char) if char.isdigit() else ord(char) - ord("A") + 10
+
+
+def document_number_from_visual_zone(value: str, page: PageText) -> str | None:
+    """The printed document number, where the MRZ's reading differs from it only in characters
+    its check digit cannot tell apart (G and 6, O and 0... any two whose values differ by a
+    multiple of ten, since every weight 7, 3, 1 is prime to ten), so both satisfy the check digit
+    and the printed page, read in another typeface, settles which is right. None otherwise."""
+    if len(value) < 6:
+        return None
+    tokens = _printed_words(page)[0].split()
+    found = set()
+    for token in tokens:
+        if len(token) != len(value) or token == value:
+            continue
+        if all(
+            a == b or (a.isalnum() and b.isalnum() and (_check_value(a) - _check_value(b)) % 10 == 0)
+            for a, b in zip(token, value, strict=True)
+        ):
+            found.add(token)
+    return found.pop() if len(found) == 1 and value not in tokens else None

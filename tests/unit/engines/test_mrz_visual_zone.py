@@ -41,3 +41,14 @@ def test_accents_truncation_glued_words_and_spaced_numbers() -> None:
 def test_a_different_name_disagrees() -> None:
     page = _page("Surname", "FATIMA", "Given names", "ANNE")
     assert fields_in_visual_zone({"given_names": "FATINA"}, page) == set()
+
+
+def test_the_printed_document_number_settles_what_the_check_digit_cannot() -> None:
+    from engines.mrz.visual_zone import document_number_from_visual_zone
+
+    page = _page("PASSPORT", "Document No. PG3010TVW", "Surname HANSEN")
+    # G and 6 weigh alike in the check digit (16 and 6): the print says which it is
+    assert document_number_from_visual_zone("P63010TVW", page) == "PG3010TVW"
+    assert document_number_from_visual_zone("PG3010TVW", page) is None  # already as printed
+    # a printed number differing by a digit is another number, not a misread
+    assert document_number_from_visual_zone("PG3010TVW", _page("PG3011TVW")) is None
