@@ -16,6 +16,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from engines.layout import Line, text_layer_payload
 from engines.types import EngineError
+from workers.pdf_guard import PDFIUM_LOCK, pdf_nesting_check, pdf_streams_check
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,9 @@ class PageLimits:
     max_pages: int = 200
     max_image_pixels: int = 89_000_000
     max_side: int = 2400
+    # PDFium inflates content streams whole: bounds against decompression bombs (workers.pdf_guard)
+    max_pdf_stream_bytes: int = 128 * 1024 * 1024
+    max_pdf_decoded_bytes: int = 1024 * 1024 * 1024
 
 
 def _encode_png(image: Image.Image) -> bytes:
@@ -91,13 +95,31 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
 def _pdf_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
     import pypdfium2 as pdfium
 
+    pdf_nesting_check(data)
+    pdf_streams_check(
+        data, max_stream_bytes=limits.max_pdf_stream_bytes, max_decoded_bytes=limits.max_pdf_decoded_bytes
+    )
+    with PDFIUM_LOCK:
+        try:
+            return _render_pdf(pdfium, data, limits)
+        except pdfium.PdfiumError as exc:  # a page that cannot be loaded (e.g. a page tree too deep)
+            raise EngineError("corrupt_pdf", "a page of the PDF could not be read") from exc
+
+
+def _render_pdf(pdfium: Any, data: bytes, limits: PageLimits) -> list[PreparedPage]:
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
-        if "password" in str(exc).lower():
+        # PDFium's "last error" can be stale from a previous document: the trailer says it is encrypted
+        if b"/Encrypt" in data:
             raise EngineError("encrypted_pdf", "the PDF is password-protected") from exc
         raise EngineError("corrupt_pdf", "the PDF could not be opened (corrupt or truncated)") from exc
     try:
+        if not pdfium.raw.FPDF_DocumentHasValidCrossReferenceTable(pdf.raw):
+            # PDFium rebuilt the table by scanning the file: damaged, or edited by hand
+            raise EngineError(
+                "corrupt_pdf", "the PDF's cross-reference table is broken; export the PDF again"
+            )
         if len(pdf) == 0:
             raise EngineError("corrupt_pdf", "the PDF has no pages")
         if len(pdf) > limits.max_pages:

@@ -1,12 +1,30 @@
-"""Recognising what an upload is from its bytes, never from its name or the client's claim."""
+"""Recognising what an upload is from its bytes, never from its name or the client's claim.
+
+Besides the type, the upload reads what its headers tell cheaply, so a file that can only do harm
+is refused at once with a clear reason instead of being stored and failing later: the page count,
+an image's declared pixel size (a 30,000 x 30,000 PNG is a few kilobytes), a PDF's active content
+(JavaScript, launch actions, embedded files), and web markup hidden in an image (an image/HTML
+polyglot, which a browser sniffing the bytes could run as a page).
+"""
 
 from __future__ import annotations
 
 import io
-import threading
+import re
+import warnings
+from dataclasses import dataclass
+
+from workers.pdf_guard import PDFIUM_LOCK
 
 SUPPORTED_MIME_TYPES = ("image/jpeg", "image/png", "image/tiff", "image/webp", "application/pdf")
-_PDFIUM_LOCK = threading.Lock()
+
+# Markup a browser would run or render as a page. Pixel data, EXIF and XMP metadata never hold it.
+_MARKUP = re.compile(
+    rb"<\s*(?:script|html|body|head|iframe|svg|object|embed|form|img|meta|!doctype)[\s>/]|javascript:",
+    re.IGNORECASE,
+)
+# PDF names of active content: scripts, launching programs, files carried inside.
+_PDF_ACTIVE = re.compile(rb"/(?:JavaScript|JS|Launch|EmbeddedFiles?|RichMedia)(?![A-Za-z0-9#])")
 
 
 def sniff_mime_type(head: bytes) -> str | None:
@@ -24,29 +42,62 @@ def sniff_mime_type(head: bytes) -> str | None:
     return None
 
 
-def count_pages(content: bytes, mime_type: str) -> int | None:
-    """How many pages a PDF or multi-frame TIFF has, read cheaply at upload so that an
-    over-long file is refused at once with a clear message instead of failing later in the
-    pipeline. None when the count cannot be read here: the prepare step then decides (and
-    fails a corrupt or encrypted file with its own error code)."""
+@dataclass(frozen=True)
+class FileFacts:
+    """What the upload could read from a file of a supported type without decoding it.
+
+    ``pages`` and ``pixels`` are None when they cannot be read here: the prepare step then decides
+    (and fails a corrupt or encrypted file with its own error code).
+    """
+
+    pages: int | None
+    pixels: int | None = None  # the largest declared width x height (images)
+    markup: bool = False  # web markup where a browser would find it: an image/HTML polyglot
+    active_content: bool = False  # a PDF with JavaScript, launch actions or embedded files
+
+
+def file_facts(content: bytes, mime_type: str) -> FileFacts:
     if mime_type == "application/pdf":
-        import pypdfium2 as pdfium
+        return _pdf_facts(content)
+    return _image_facts(content, mime_type)
 
-        with _PDFIUM_LOCK:  # PDFium is not thread-safe; the web server runs requests in threads
-            try:
-                pdf = pdfium.PdfDocument(content)
-            except pdfium.PdfiumError:
-                return None
-            try:
-                return len(pdf)
-            finally:
-                pdf.close()
-    if mime_type == "image/tiff":
-        from PIL import Image
 
+def _image_facts(content: bytes, mime_type: str) -> FileFacts:
+    from PIL import Image
+
+    markup = _MARKUP.search(content) is not None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(content)) as image:  # reads the header, not the pixels
+                pages = int(getattr(image, "n_frames", 1)) if mime_type == "image/tiff" else 1
+                return FileFacts(pages=pages, pixels=image.width * image.height, markup=markup)
+    except Image.DecompressionBombError:
+        # Pillow refuses outright beyond twice its own limit, far beyond ours
+        return FileFacts(pages=1, pixels=2**63 - 1, markup=markup)
+    except (OSError, SyntaxError, ValueError, EOFError):
+        return FileFacts(pages=None, markup=markup)
+
+
+def _pdf_facts(content: bytes) -> FileFacts:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_raw
+
+    # Bytes before the header are tolerated by readers, but markup there is a page for a browser.
+    markup = _MARKUP.search(content[: content.find(b"%PDF-")]) is not None
+    active = _PDF_ACTIVE.search(content) is not None
+    with PDFIUM_LOCK:  # PDFium is not thread-safe; the web server runs requests in threads
         try:
-            with Image.open(io.BytesIO(content)) as image:
-                return int(getattr(image, "n_frames", 1))
-        except (OSError, SyntaxError, ValueError):
-            return None
-    return 1
+            pdf = pdfium.PdfDocument(content)
+        except pdfium.PdfiumError:
+            return FileFacts(pages=None, markup=markup, active_content=active)
+        try:
+            # Names compressed inside object streams escape the scan above; PDFium's own
+            # catalogue of document scripts and attachments does not.
+            scripts = pdfium_raw.FPDFDoc_GetJavaScriptActionCount(pdf.raw)
+            attachments = pdfium_raw.FPDFDoc_GetAttachmentCount(pdf.raw)
+            return FileFacts(
+                pages=len(pdf), markup=markup, active_content=active or scripts > 0 or attachments > 0
+            )
+        finally:
+            pdf.close()

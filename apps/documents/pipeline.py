@@ -105,6 +105,8 @@ def document_prepare(*, document_id: str) -> StepOutcome:
         max_pages=settings.DOCINTEL_MAX_PAGES,
         max_image_pixels=settings.DOCINTEL_MAX_IMAGE_PIXELS,
         max_side=settings.DOCINTEL_PAGE_MAX_SIDE,
+        max_pdf_stream_bytes=settings.DOCINTEL_PDF_MAX_STREAM_BYTES,
+        max_pdf_decoded_bytes=settings.DOCINTEL_PDF_MAX_DECODED_BYTES,
     )
     try:
         pages = prepare_pages(original, document.mime_type, limits)

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
 from apps.documents import blobs, error_codes
-from apps.documents.filetypes import count_pages, sniff_mime_type
+from apps.documents.filetypes import file_facts, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.state import document_transition
 from apps.extraction.schemas import DOCUMENT_TYPES
@@ -54,11 +54,28 @@ def _validate_upload(content: bytes, document_type_hint: str) -> str:
             error_codes.UNSUPPORTED_FILE_TYPE,
             "unsupported file type; upload a JPEG, PNG, TIFF, WebP image or a PDF",
         )
-    pages = count_pages(content, mime_type)
-    if pages is not None and pages > settings.DOCINTEL_MAX_PAGES:
+    facts = file_facts(content, mime_type)
+    if facts.markup:
+        raise UploadRejectedError(
+            error_codes.POLYGLOT_FILE,
+            "the file carries web page markup (<script>, <html>, ...) besides the document; "
+            "upload the plain image or PDF",
+        )
+    if facts.active_content:
+        raise UploadRejectedError(
+            error_codes.PDF_ACTIVE_CONTENT,
+            "the PDF contains JavaScript, launch actions or embedded files; "
+            "print it to a plain PDF and upload that",
+        )
+    if facts.pixels is not None and facts.pixels > settings.DOCINTEL_MAX_IMAGE_PIXELS:
+        raise UploadRejectedError(
+            error_codes.IMAGE_TOO_LARGE,
+            f"the image has more than {settings.DOCINTEL_MAX_IMAGE_PIXELS:,} pixels, the limit",
+        )
+    if facts.pages is not None and facts.pages > settings.DOCINTEL_MAX_PAGES:
         raise UploadRejectedError(
             error_codes.TOO_MANY_PAGES,
-            f"the file has {pages} pages; the limit is {settings.DOCINTEL_MAX_PAGES}",
+            f"the file has {facts.pages} pages; the limit is {settings.DOCINTEL_MAX_PAGES}",
         )
     if document_type_hint and document_type_hint not in DOCUMENT_TYPES:
         raise UploadRejectedError(
