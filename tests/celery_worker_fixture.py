@@ -65,6 +65,8 @@ def celery_worker_process(
             stdout=log,
             stderr=subprocess.STDOUT,
         )  # fmt: skip
+    # beside the log, for tests that watch the worker process itself (its memory, a signal)
+    (log_path.parent / "worker.pid").write_text(str(process.pid))
     deadline = time.monotonic() + 60
     while b"ready." not in log_path.read_bytes():
         if process.poll() is not None or time.monotonic() > deadline:
