@@ -12,7 +12,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 from engines.layout import Line, text_layer_payload
 from engines.types import EngineError
@@ -86,7 +86,11 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
             return pages
     except Image.DecompressionBombError as exc:
         raise EngineError("image_too_large", "the image has more pixels than the limit allows") from exc
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except EngineError:
+        raise
+    except (
+        Exception
+    ) as exc:  # Pillow's decoders raise anything on malformed files (KeyError, struct.error, ...)
         raise EngineError(
             "unreadable_image", "the image could not be decoded (corrupt or truncated)"
         ) from exc

@@ -75,7 +75,7 @@ def _image_facts(content: bytes, mime_type: str) -> FileFacts:
     except Image.DecompressionBombError:
         # Pillow refuses outright beyond twice its own limit, far beyond ours
         return FileFacts(pages=1, pixels=2**63 - 1, markup=markup)
-    except (OSError, SyntaxError, ValueError, EOFError):
+    except Exception:  # Pillow's parsers raise anything on malformed headers (KeyError, ...)
         return FileFacts(pages=None, markup=markup)
 
 

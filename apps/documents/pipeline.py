@@ -84,6 +84,17 @@ def _start_attempt(document_id: str, expected: str) -> Document | None:
     return document
 
 
+def page_limits() -> PageLimits:
+    """The operating limits (ARCHITECTURE §4) the prepare step holds every file to."""
+    return PageLimits(
+        max_pages=settings.DOCINTEL_MAX_PAGES,
+        max_image_pixels=settings.DOCINTEL_MAX_IMAGE_PIXELS,
+        max_side=settings.DOCINTEL_PAGE_MAX_SIDE,
+        max_pdf_stream_bytes=settings.DOCINTEL_PDF_MAX_STREAM_BYTES,
+        max_pdf_decoded_bytes=settings.DOCINTEL_PDF_MAX_DECODED_BYTES,
+    )
+
+
 def document_prepare(*, document_id: str) -> StepOutcome:
     document = _start_attempt(document_id, S.QUEUED)
     if document is None:
@@ -101,15 +112,8 @@ def document_prepare(*, document_id: str) -> StepOutcome:
             document=document, code=error_codes.BLOB_MISSING, message="the stored original is unreadable"
         )
         return StepOutcome(ran=True)
-    limits = PageLimits(
-        max_pages=settings.DOCINTEL_MAX_PAGES,
-        max_image_pixels=settings.DOCINTEL_MAX_IMAGE_PIXELS,
-        max_side=settings.DOCINTEL_PAGE_MAX_SIDE,
-        max_pdf_stream_bytes=settings.DOCINTEL_PDF_MAX_STREAM_BYTES,
-        max_pdf_decoded_bytes=settings.DOCINTEL_PDF_MAX_DECODED_BYTES,
-    )
     try:
-        pages = prepare_pages(original, document.mime_type, limits)
+        pages = prepare_pages(original, document.mime_type, page_limits())
     except EngineError as exc:
         document_fail(document=document, code=exc.code, message=exc.message)
         return StepOutcome(ran=True)

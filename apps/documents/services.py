@@ -42,7 +42,9 @@ class UploadOutcome:
     created: bool  # False when the same bytes were already uploaded to this tenant
 
 
-def _validate_upload(content: bytes, document_type_hint: str) -> str:
+def upload_validate(content: bytes, document_type_hint: str = "") -> str:
+    """The sniffed MIME type of an upload that may be stored, or ``UploadRejectedError`` saying why
+    not: everything here is read from the bytes and their headers, before anything is stored."""
     if not content:
         raise UploadRejectedError(error_codes.EMPTY_FILE, "the file is empty")
     if len(content) > settings.DOCINTEL_MAX_UPLOAD_BYTES:
@@ -118,7 +120,7 @@ def document_upload(
     uploaded_by: User | None,
     document_type_hint: str = "",
 ) -> UploadOutcome:
-    mime_type = _validate_upload(content, document_type_hint)
+    mime_type = upload_validate(content, document_type_hint)
     sha256 = hashlib.sha256(content).hexdigest()
     existing = Document.objects.filter(tenant=tenant, sha256=sha256).first()
     if existing is not None:

@@ -228,6 +228,14 @@ def tiff_frames(count: int) -> bytes:
     return buffer.getvalue()
 
 
+def tiff_second_frame_without_width() -> bytes:
+    """Two frames, the second one's width tag renamed: Pillow raises TypeError, not OSError, on it
+    (found by the fuzz target)."""
+    data = tiff_frames(2)
+    tag = data.rfind(b"\x00\x01\x04\x00")  # ImageWidth (256), LONG, of the last directory
+    return data[:tag] + b"\x00\x7f" + data[tag + 2 :]
+
+
 def png_text_bomb() -> bytes:
     """A small PNG with a compressed text chunk that inflates to 64 MB."""
     compressed = zlib.compress(b"A" * (64 * 1024 * 1024), 9)
@@ -304,6 +312,7 @@ CORPUS: tuple[Hostile, ...] = (
     Hostile("5000-pages.pdf", _cached(lambda: pdf_pages(5000)), Refused(422, "too_many_pages")),
     Hostile("no-pages.pdf", pdf_no_pages, Fails("corrupt_pdf")),
     Hostile("1000-frames.tiff", _cached(lambda: tiff_frames(1000)), Refused(422, "too_many_pages")),
+    Hostile("tiff-frame-without-width.tiff", tiff_second_frame_without_width, Fails("unreadable_image")),
     Hostile("png-text-bomb.png", _cached(png_text_bomb), Fails("unreadable_image")),
     Hostile("zip-bomb.zip", _cached(zip_bomb), Refused(413, "suspicious_compression"), batch=True),
     Hostile("zip-traversal.zip", zip_path_traversal, Refused(422, "unsafe_member_path"), batch=True),
