@@ -70,7 +70,10 @@ class Delivery:
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Triton unavailable: wait ``base_s x 2ⁿ`` (capped, half of it random) up to ``max_retries`` times."""
+    """Triton unavailable: wait ``base_s x 2ⁿ`` (capped, half of it random) up to ``max_retries`` times.
+
+    The jitter spreads the documents of one outage over time, so they do not all come back in the
+    same instant when Triton returns (and fill its queue at once)."""
 
     max_retries: int = 8
     base_s: float = 2.0
@@ -79,6 +82,13 @@ class RetryPolicy:
     def delay(self, attempt: int) -> float:
         ceiling = min(self.base_s * 2**attempt, self.max_s)
         return ceiling / 2 + random.uniform(0, ceiling / 2)  # jitter, not secrecy
+
+    def worst_case_s(self, timeout_s: float) -> float:
+        """The longest one document can hold its message: every call times out and every wait is
+        the longest. It must stay below the broker's visibility timeout, or Redis hands the message
+        to another consumer while this one is still retrying it."""
+        waits = sum(min(self.base_s * 2**attempt, self.max_s) for attempt in range(self.max_retries))
+        return (self.max_retries + 1) * timeout_s + waits
 
 
 def parse_delivery(body: Any, headers: dict[str, Any], message: Any) -> Delivery | None:
@@ -320,12 +330,12 @@ class InferenceDispatcher:
             except EngineError as error:
                 metrics.TRITON_ERRORS.labels("engine").inc()
                 return error
-            except TritonUnavailableError:
+            except TritonUnavailableError as error:
                 metrics.TRITON_ERRORS.labels("unavailable").inc()
                 if attempt == self.retry.max_retries:
                     break
                 delay = self.retry.delay(attempt)
-                logger.warning("Triton unavailable; retry %d in %.1f s", attempt + 1, delay)
+                logger.warning("Triton unavailable (%s); retry %d in %.1f s", error.kind, attempt + 1, delay)
                 await asyncio.sleep(delay)
         logger.error("Triton unavailable after %d retries; left to the reconciler", self.retry.max_retries)
         return None
@@ -369,6 +379,7 @@ class DispatcherSettings:
     db_threads: int = 4
     metrics_port: int = 0
     shutdown_grace_s: float = 30.0
+    retry: RetryPolicy = dataclasses.field(default_factory=RetryPolicy)
 
 
 async def _capacity(settings: DispatcherSettings, stop: asyncio.Event) -> int:
@@ -410,7 +421,7 @@ async def run(settings: DispatcherSettings, *, stop: asyncio.Event | None = None
     async with AsyncTritonEngineClient(
         settings.url, timeout_s=settings.timeout_s, max_in_flight=max_in_flight, model=settings.model
     ) as client:
-        dispatcher = InferenceDispatcher(client=client, db_threads=settings.db_threads)
+        dispatcher = InferenceDispatcher(client=client, db_threads=settings.db_threads, retry=settings.retry)
         if settings.metrics_port:
             from apps.observability.exporter import start_exporter
             from apps.observability.health import readiness_problems

@@ -14,7 +14,10 @@ Failures come back as one of two types, so callers can decide to retry without p
   (``unreadable_image``, ``invalid_request``, ...), with the code and message it raised.
 
 Every call has an explicit deadline (``timeout_s``). Retrying is the caller's business (the
-Celery task retries with backoff, below the broker's visibility timeout).
+Celery task retries with backoff, below the broker's visibility timeout); each client has a
+:class:`~workers.circuit_breaker.CircuitBreaker`, so while Triton is down the retries fail at once
+instead of reaching (or hanging on) the server. A full Triton queue ("Exceeds maximum queue size",
+UNAVAILABLE or RESOURCE_EXHAUSTED) is an ``overloaded`` unavailability, retried the same way.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import tritonclient.grpc.aio as grpcclient_aio
 from tritonclient.utils import InferenceServerException
 
 from engines.types import EngineError, EngineResult
+from workers.circuit_breaker import CircuitBreaker
 
 URL_ENV = "DOCINTEL_TRITON_URL"
 DEFAULT_URL = "127.0.0.1:8101"
@@ -40,6 +44,8 @@ DEFAULT_URL = "127.0.0.1:8101"
 MODEL_ENV = "DOCINTEL_TRITON_MODEL"
 MODEL_NAME = "doc_pipeline"
 DEFAULT_TIMEOUT_S = 30.0  # ARCHITECTURE §4
+BREAKER_FAILURES_ENV = "DOCINTEL_TRITON_BREAKER_FAILURES"
+BREAKER_COOLDOWN_ENV = "DOCINTEL_TRITON_BREAKER_COOLDOWN_S"
 
 # gRPC statuses after which the same request may well succeed later.
 _RETRYABLE_STATUSES = frozenset(
@@ -57,7 +63,51 @@ _ENGINE_ERROR = re.compile(r"(?P<code>[a-z][a-z0-9_]*): (?P<message>.*)", re.DOT
 
 
 class TritonUnavailableError(Exception):
-    """Triton could not answer this time; the same request may succeed later (retryable)."""
+    """Triton could not answer this time; the same request may succeed later (retryable).
+
+    ``kind`` says why, for metrics and logs: ``down`` (unreachable, crashed model), ``timeout``
+    (no answer before the deadline), ``overloaded`` (Triton's queue is full) or ``circuit_open``
+    (not sent: the breaker is open)."""
+
+    def __init__(self, message: str, kind: str = "down") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class CircuitOpenError(TritonUnavailableError):
+    """Not sent: the client's circuit breaker is open after repeated failures."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"Triton at {url} is failing; circuit open, call not sent", kind="circuit_open")
+
+
+_breakers: dict[str, CircuitBreaker] = {}
+
+
+def breaker_for(url: str) -> CircuitBreaker:
+    """This process's breaker for the server at ``url``, shared by every client of it (a Celery
+    task makes a new client per call; the breaker must outlive it). Configured from
+    ``DOCINTEL_TRITON_BREAKER_FAILURES`` (5) and ``DOCINTEL_TRITON_BREAKER_COOLDOWN_S`` (10)."""
+    breaker = _breakers.get(url)
+    if breaker is None:
+        breaker = _breakers.setdefault(
+            url,
+            CircuitBreaker(
+                failure_threshold=int(os.environ.get(BREAKER_FAILURES_ENV) or 5),
+                cooldown_s=float(os.environ.get(BREAKER_COOLDOWN_ENV) or 10.0),
+            ),
+        )
+    return breaker
+
+
+def _outcome(breaker: CircuitBreaker, error: BaseException | None) -> None:
+    """Tell the breaker how a call it allowed ended: any answer of the server is a success."""
+    if error is None or isinstance(error, EngineError):
+        breaker.record_success()
+    elif isinstance(error, TritonUnavailableError):
+        breaker.record_failure()
+    else:
+        breaker.release()
 
 
 def default_url() -> str:
@@ -111,12 +161,22 @@ def _result(response: Any) -> EngineResult:
     return EngineResult.from_json(output.reshape(-1)[0])
 
 
+def _kind(status: str, message: str) -> str:
+    if status == "StatusCode.RESOURCE_EXHAUSTED" or "queue size" in message or "queue full" in message:
+        return "overloaded"
+    if status == "StatusCode.DEADLINE_EXCEEDED":
+        return "timeout"
+    return "down"
+
+
 def _translate(error: InferenceServerException) -> Exception:
     """The typed exception for a failed call: retryable, or the engine's own terminal error."""
     status = str(error.status() or "")
     message = str(error.message() or "")
     if status in _RETRYABLE_STATUSES:
-        return TritonUnavailableError(f"Triton unavailable ({status}): {message}")
+        return TritonUnavailableError(
+            f"Triton unavailable ({status}): {message}", kind=_kind(status, message)
+        )
     match = _ENGINE_ERROR.fullmatch(message)
     if status in ("StatusCode.INVALID_ARGUMENT", "StatusCode.INTERNAL") and match:
         # The model's own per-document error (INVALID_ARGUMENT: the document; INTERNAL: an
@@ -134,11 +194,16 @@ class TritonEngineClient:
     """Blocking client: ``read_document`` has the same contract as the local engine's."""
 
     def __init__(
-        self, url: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S, model: str | None = None
+        self,
+        url: str | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        model: str | None = None,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         self.url = url or default_url()
         self.timeout_s = timeout_s
         self.model = model or default_model()
+        self.breaker = breaker or breaker_for(self.url)
         self._client = grpcclient.InferenceServerClient(self.url)
 
     def read_document(
@@ -152,6 +217,9 @@ class TritonEngineClient:
     ) -> EngineResult:
         """One document through ``doc_pipeline``; ``request_id`` shows in the server's logs."""
         inputs = _inputs(grpcclient, pages, document_type_hint, text_layer, schema_json)
+        if not self.breaker.allow():
+            raise CircuitOpenError(self.url)
+        failure: BaseException | None = None
         try:
             response = self._client.infer(
                 self.model,
@@ -160,9 +228,15 @@ class TritonEngineClient:
                 request_id=request_id,
                 client_timeout=self.timeout_s,
             )
+            return _result(response)
         except InferenceServerException as error:
-            raise _translate(error) from error
-        return _result(response)
+            failure = _translate(error)
+            raise failure from error
+        except BaseException as error:
+            failure = error
+            raise
+        finally:
+            _outcome(self.breaker, failure)
 
     def is_ready(self) -> bool:
         """Whether the server and the model are ready (False when unreachable)."""
@@ -197,11 +271,13 @@ class AsyncTritonEngineClient:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         max_in_flight: int = 16,
         model: str | None = None,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         self.url = url or default_url()
         self.timeout_s = timeout_s
         self.model = model or default_model()
         self.max_in_flight = max_in_flight
+        self.breaker = breaker or breaker_for(self.url)
         self._client = grpcclient_aio.InferenceServerClient(self.url)
         self._slots = asyncio.Semaphore(max_in_flight)
 
@@ -217,6 +293,9 @@ class AsyncTritonEngineClient:
         """One document through ``doc_pipeline``. The deadline starts once a slot is free."""
         inputs = _inputs(grpcclient_aio, pages, document_type_hint, text_layer, schema_json)
         async with self._slots:
+            if not self.breaker.allow():
+                raise CircuitOpenError(self.url)
+            failure: BaseException | None = None
             try:
                 response = await self._client.infer(
                     self.model,
@@ -225,9 +304,15 @@ class AsyncTritonEngineClient:
                     request_id=request_id,
                     client_timeout=self.timeout_s,
                 )
+                return _result(response)
             except InferenceServerException as error:
-                raise _translate(error) from error
-        return _result(response)
+                failure = _translate(error)
+                raise failure from error
+            except BaseException as error:
+                failure = error
+                raise
+            finally:
+                _outcome(self.breaker, failure)
 
     async def is_ready(self) -> bool:
         try:

@@ -146,6 +146,14 @@ DOCINTEL_PDF_MAX_DECODED_BYTES = env_int("DOCINTEL_PDF_MAX_DECODED_BYTES", 1024 
 DOCINTEL_ENGINE = env_str("DOCINTEL_ENGINE", "triton")
 DOCINTEL_TRITON_URL = env_str("DOCINTEL_TRITON_URL", "127.0.0.1:8101")
 DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
+# Triton unavailable: the dispatcher retries a document up to DOCINTEL_TRITON_RETRIES times, waiting
+# base x 2^n s (capped, with jitter); the whole budget stays below the broker's visibility timeout
+# (tests/reliability). A per-process circuit breaker (workers/circuit_breaker.py) stops sending after
+# DOCINTEL_TRITON_BREAKER_FAILURES consecutive failures, for DOCINTEL_TRITON_BREAKER_COOLDOWN_S
+# (read by workers.triton_client from the environment).
+DOCINTEL_TRITON_RETRIES = env_int("DOCINTEL_TRITON_RETRIES", 8)
+DOCINTEL_TRITON_RETRY_BASE_S = env_float("DOCINTEL_TRITON_RETRY_BASE_S", 2.0)
+DOCINTEL_TRITON_RETRY_MAX_S = env_float("DOCINTEL_TRITON_RETRY_MAX_S", 60.0)
 # The Triton model documents go to (the doc_pipeline contract, §3.5): doc_pipeline, or the null and
 # sim_gpu models of model_repo/ for benchmarks. The launcher loads DOCINTEL_TRITON_MODELS.
 DOCINTEL_TRITON_MODEL = env_str("DOCINTEL_TRITON_MODEL", "doc_pipeline")

@@ -8,6 +8,10 @@ this file with both latencies 0 (a symlink: one implementation, two configs).
 What the model measures is everything around it: the client's ability to keep batches full
 (sim_gpu) and the CPU the rest of the system spends per document (null). The pages are counted,
 never decoded. Errors follow doc_pipeline: ``"<error_code>: <message>"`` per request.
+
+The ``crash_on_hint`` parameter (empty: off) makes every document with that type hint fail the
+way a crashing model does (an internal error, not a verdict on the document), so the reliability
+tests have a poison document that fails every attempt.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ class TritonPythonModel:
         self.batch_latency_s = float(parameters.get("batch_latency_ms", "0")) / 1000
         self.item_latency_s = float(parameters.get("item_latency_ms", "0")) / 1000
         self.max_pages = int(parameters.get("max_pages", str(DEFAULT_MAX_PAGES)))
+        self.crash_on_hint = parameters.get("crash_on_hint", "").strip()
         pb_utils.Logger.log_info(
             f"{self.name}: {self.batch_latency_s * 1000:.1f} ms a batch + "
             f"{self.item_latency_s * 1000:.1f} ms a document, at most {config.get('max_batch_size')} a batch"
@@ -79,6 +84,8 @@ class TritonPythonModel:
             return self._error("invalid_request", f"{pages} pages, at most {self.max_pages} allowed")
         if text_pages is not None and text_pages != pages:
             return self._error("invalid_request", f"text_layer has {text_pages} entries for {pages} pages")
+        if self.crash_on_hint and _hint(request) == self.crash_on_hint:
+            return pb_utils.InferenceResponse(error=pb_utils.TritonError("simulated model crash"))
         result = {
             "document_type": _hint(request) or "other",
             "document_type_confidence": 1.0,

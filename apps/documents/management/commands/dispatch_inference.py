@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from workers.dispatcher import DispatcherSettings, main
+from workers.dispatcher import DispatcherSettings, RetryPolicy, main
 
 
 class Command(BaseCommand):
@@ -45,5 +45,10 @@ class Command(BaseCommand):
                 max_in_flight=options["max_in_flight"],
                 db_threads=options["db_threads"],
                 metrics_port=options["metrics_port"],
+                retry=RetryPolicy(
+                    max_retries=settings.DOCINTEL_TRITON_RETRIES,
+                    base_s=settings.DOCINTEL_TRITON_RETRY_BASE_S,
+                    max_s=settings.DOCINTEL_TRITON_RETRY_MAX_S,
+                ),
             )
         )
