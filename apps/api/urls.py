@@ -1,7 +1,8 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from apps.api import views
+from apps.api.docs import SwaggerUiView
 
 app_name = "api"
 
@@ -25,5 +26,5 @@ urlpatterns = [
     ),
     path("batches/<uuid:batch_id>/results.csv", views.BatchExportCsvApi.as_view(), name="batch_export_csv"),
     path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
-    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema", throttle_classes=[]), name="docs"),
+    path("docs", SwaggerUiView.as_view(url_name="api:schema", throttle_classes=[]), name="docs"),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
@@ -35,6 +36,7 @@ INSTALLED_APPS = [
     "apps.webhooks",
     "apps.api",
     "apps.observability",
+    "axes",  # login brute-force throttling (after the apps: its admin lists lockouts)
 ]
 
 MIDDLEWARE = [
@@ -42,6 +44,7 @@ MIDDLEWARE = [
     "apps.observability.middleware.HealthProbeMiddleware",
     "apps.observability.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "apps.security.headers.SecurityHeadersMiddleware",  # CSP, Permissions-Policy (apps/security)
     # Serves the UI's own CSS and JavaScript from the app (customers run closed networks: no CDN,
     # and no separate web server is required in front of Django for static files).
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -51,6 +54,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: answers a locked-out login attempt.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -93,6 +98,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Login brute force: after DOCINTEL_LOGIN_FAILURE_LIMIT failed logins for one user name from one
+# address, that pair is locked out for DOCINTEL_LOGIN_COOLOFF_S (429); a success resets the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("DOCINTEL_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = dt.timedelta(seconds=env_int("DOCINTEL_LOGIN_COOLOFF_S", 15 * 60))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # its log lines name the user name tried, which may be a person's e-mail
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ingestion:document_list"
 LOGOUT_REDIRECT_URL = "login"

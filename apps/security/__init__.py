@@ -1,0 +1,1 @@
+"""Web security that spans the apps: response headers (CSP and friends)."""
