@@ -58,6 +58,14 @@ DEFAULT_METRICS_PORT = 8102
 DEFAULT_MODELS = ("doc_pipeline",)
 # Comma-separated models to load instead (e.g. "null,sim_gpu" for the benchmarks' simulated models).
 MODELS_ENV = "DOCINTEL_TRITON_MODELS"
+# Which doc_pipeline Triton loads is one setting (ARCHITECTURE §3.5, same name and contract):
+# "cpu" (config.pbtxt: the CPU reference engine) or "gpu" (configs/gpu.pbtxt, chosen with
+# --model-config-name: BLS over the Gemma 4 models, which are then loaded too).
+PIPELINE_VARIANT_ENV = "DOCINTEL_PIPELINE_VARIANT"
+PIPELINE_VARIANTS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "cpu": (("doc_pipeline",), None),
+    "gpu": (("gemma4_e4b", "gemma4_26b_a4b", "doc_pipeline"), "gpu"),
+}
 
 PYTHON_BACKEND_FILES = ("libtriton_python.so", "triton_python_backend_utils.py")
 STUB_NAME = "triton_python_backend_stub"
@@ -137,10 +145,25 @@ def find_installation() -> TritonInstallation:
     )
 
 
+def pipeline_variant(environ: Mapping[str, str] | None = None) -> tuple[tuple[str, ...], str | None]:
+    """The models to load and the ``--model-config-name`` for ``DOCINTEL_PIPELINE_VARIANT``
+    (``cpu``, the default, or ``gpu``)."""
+    name = (os.environ if environ is None else environ).get(PIPELINE_VARIANT_ENV, "").strip().lower() or "cpu"
+    if name not in PIPELINE_VARIANTS:
+        raise ValueError(
+            f"{PIPELINE_VARIANT_ENV} must be one of {', '.join(PIPELINE_VARIANTS)}, not {name!r}"
+        )
+    return PIPELINE_VARIANTS[name]
+
+
 def configured_models() -> tuple[str, ...]:
-    """The models named in ``DOCINTEL_TRITON_MODELS``, or :data:`DEFAULT_MODELS`."""
+    """The models named in ``DOCINTEL_TRITON_MODELS``, else the pipeline variant's
+    (:data:`DEFAULT_MODELS` on CPU)."""
     names = tuple(name.strip() for name in os.environ.get(MODELS_ENV, "").split(",") if name.strip())
-    return names or DEFAULT_MODELS
+    if names:
+        return names
+    variant_models, _config_name = pipeline_variant()
+    return variant_models if variant_models != ("doc_pipeline",) else DEFAULT_MODELS
 
 
 def shm_prefix(grpc_port: int) -> str:
@@ -158,6 +181,7 @@ def build_command(
     models: Sequence[str] = DEFAULT_MODELS,
     address: str = "127.0.0.1",
     log_verbose: int = 0,
+    config_name: str | None = None,
 ) -> list[str]:
     """The ``tritonserver`` command line.
 
@@ -182,6 +206,9 @@ def build_command(
         f"--log-verbose={log_verbose}",
         f"--backend-config=python,{SHM_PREFIX_OPTION}{shm_prefix(grpc_port)}",
     ]
+    if config_name:
+        # Models with configs/<config_name>.pbtxt load it; the others their config.pbtxt.
+        command.append(f"--model-config-name={config_name}")
     if installation.backend_directory is not None:
         command.append(f"--backend-directory={installation.backend_directory}")
     if installation.bundled:
@@ -233,6 +260,7 @@ def start_background(
     address: str = "127.0.0.1",
     log_verbose: int = 0,
     die_with_parent: bool = False,
+    config_name: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start the server detached, in its own session, logging to ``log_path`` (or discarding).
 
@@ -250,6 +278,7 @@ def start_background(
         models=models,
         address=address,
         log_verbose=log_verbose,
+        config_name=config_name if config_name is not None else pipeline_variant()[1],
     )
     if log_path is not None:
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -335,6 +364,7 @@ def serve(
     models: Sequence[str] = DEFAULT_MODELS,
     address: str = "127.0.0.1",
     log_verbose: int = 0,
+    config_name: str | None = None,
 ) -> int:
     """Run the server in the foreground until it exits; return its exit status.
 
@@ -353,6 +383,7 @@ def serve(
         models=models,
         address=address,
         log_verbose=log_verbose,
+        config_name=config_name if config_name is not None else pipeline_variant()[1],
     )
     process = subprocess.Popen(
         command, env=build_environment(installation), cwd=REPO_ROOT, preexec_fn=_terminate_with_parent

@@ -1,0 +1,1 @@
+../../gemma4_e4b/1/model.py
