@@ -71,7 +71,7 @@ def test_extraction_fields_carry_the_minimum_token_probability_by_default():
     generation = _generation(text, 0.98, low={"9.99": 0.4})
     schema = extraction_schema("receipt")
 
-    fields, parsed = pipeline.read_extraction(generation, schema)
+    fields, _parsed = pipeline.read_extraction(generation, schema)
 
     assert fields["merchant_name"].value == "ACME" and fields["merchant_name"].source == "model"
     assert fields["total_amount"].confidence == pytest.approx(0.4)

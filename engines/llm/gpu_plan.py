@@ -1,0 +1,331 @@
+"""Will the Gemma 4 stack fit on a GPU, and how many documents can it hold at once?
+
+``manage.py gpu_plan`` prints this for each GPU type. Per model it adds up:
+
+* **weights** by precision: the language model's linear layers in the chosen format (NVFP4 =
+  4 bits + one FP8 scale per 16 values = 4.5 bits; FP8 8; BF16 16); embeddings, Gemma's
+  per-layer embeddings (PLE), the vision and audio towers stay BF16 (the vision tower is not
+  quantised, ARCHITECTURE §3.5);
+* **KV cache** per document: K and V for every layer that keeps its own cache (E2B/E4B share
+  the KV of their last ``kv_shared_layers`` layers), sliding layers capped at their window only
+  with ``window_aware`` (whether the runtime allocates them so is not assumed by default);
+* **activations**: TensorRT-LLM reserves them for ``max_num_tokens`` tokens in flight, plus the
+  FP32 logits of ``max_batch_size`` rows (log-probs need them) and the vision encoder's peak;
+* a fixed **runtime overhead** per model process (CUDA context, cuBLAS workspaces, CUDA graphs)
+  and a **headroom** share of the GPU left free.
+
+The parameter counts are computed from each model's architecture (transformers'
+``convert_gemma4_weights.py`` variant configs) and checked against the published totals in the
+tests; every number is an estimate to plan with, not a measurement (model_repo/README.md says
+where each one comes from). Pure Python, no GPU needed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+GIB = 1024**3
+MIB = 1024**2
+BYTES_PER_PARAM = {"nvfp4": 4.5 / 8, "fp8": 1.0, "bf16": 2.0}
+KV_BYTES = {"fp8": 1, "bf16": 2}
+IMAGE_TOKENS = 1120  # max_soft_tokens per page
+PATCHES_PER_SOFT_TOKEN = 9  # pooling kernel 3x3
+PROMPT_AND_ANSWER_TOKENS = 900  # instruction (<= 400) + answer (<= 512)
+TOKENS_PER_BLOCK = 32  # TensorRT-LLM's default KV block
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A Gemma 4 text decoder plus its towers (transformers' variant configs)."""
+
+    name: str
+    triton_name: str
+    hidden: int
+    intermediate: int
+    layers: int
+    pattern: int  # one full-attention layer every `pattern` layers, the others sliding
+    heads: int
+    kv_heads: int  # sliding layers
+    global_kv_heads: int  # full-attention layers
+    sliding_window: int
+    head_dim: int = 256
+    global_head_dim: int = 512
+    k_eq_v: bool = False  # full-attention layers: keys double as values (no v_proj)
+    kv_shared_layers: int = 0  # the last layers reuse earlier layers' KV
+    double_wide_layers: int = 0  # layers whose MLP is twice as wide (E2B)
+    ple_dim: int = 0  # per-layer embedding width
+    experts: int = 0
+    top_k: int = 0
+    moe_intermediate: int = 0
+    vision_hidden: int = 768
+    vision_params: float = 0.0
+    audio_params: float = 0.0
+    vocab: int = 262_144
+    published_total: float = 0.0  # parameters, as the model card states
+    published_active: float = 0.0
+
+    def layer_is_global(self, index: int) -> bool:
+        return (index + 1) % self.pattern == 0 or index == self.layers - 1
+
+    def attention_params(self) -> int:
+        total = 0
+        for i in range(self.layers):
+            if self.layer_is_global(i):
+                hd, kvh = self.global_head_dim, self.global_kv_heads
+                v = 0 if self.k_eq_v else self.hidden * kvh * hd
+            else:
+                hd, kvh = self.head_dim, self.kv_heads
+                v = self.hidden * kvh * hd
+            total += 2 * self.hidden * self.heads * hd + self.hidden * kvh * hd + v
+        return total
+
+    def mlp_params(self, *, active: bool = False) -> int:
+        dense = 3 * self.hidden * self.intermediate
+        if self.experts:
+            experts = (self.top_k if active else self.experts) * 3 * self.hidden * self.moe_intermediate
+            return self.layers * (experts + dense + self.hidden * self.experts)
+        return self.layers * dense + self.double_wide_layers * dense
+
+    def linear_params(self) -> int:
+        """The layers a quantiser converts (attention and MLP/experts of the text decoder)."""
+        return self.attention_params() + self.mlp_params()
+
+    def bf16_params(self) -> float:
+        """Embeddings (tied with the output head), PLE tables and the towers: kept in BF16."""
+        return (
+            self.vocab * self.hidden
+            + self.vocab * self.layers * self.ple_dim
+            + self.vision_params
+            + self.audio_params
+        )
+
+    def total_params(self) -> float:
+        return self.linear_params() + self.bf16_params()
+
+    def active_params(self) -> float:
+        """Parameters one token passes through (no PLE lookups, no towers): 'effective' sizes."""
+        return self.attention_params() + self.mlp_params(active=True) + self.vocab * self.hidden
+
+    def kv_bytes_per_sequence(
+        self, context: int, *, kv_dtype: str = "fp8", window_aware: bool = False
+    ) -> int:
+        tokens = math.ceil(context / TOKENS_PER_BLOCK) * TOKENS_PER_BLOCK
+        total = 0
+        for i in range(self.layers - self.kv_shared_layers):
+            if self.layer_is_global(i):
+                per_token = 2 * self.global_kv_heads * self.global_head_dim
+                kept = tokens
+            else:
+                per_token = 2 * self.kv_heads * self.head_dim
+                kept = min(tokens, self.sliding_window) if window_aware else tokens
+            total += per_token * kept * KV_BYTES[kv_dtype]
+        return total
+
+
+_ON_DEVICE_VISION = 16 * (4 * 768 * 768 + 3 * 768 * 3072)  # 16 layers, hidden 768, MLP 3072
+_LARGE_VISION = 27 * (4 * 1152 * 1152 + 3 * 1152 * 4304)  # 27 layers, hidden 1152, MLP 4304
+_AUDIO = 300e6  # the model card's ~300M conformer (E2B/E4B only)
+
+MODELS: dict[str, ModelSpec] = {
+    spec.name: spec
+    for spec in (
+        ModelSpec(
+            name="gemma4-e2b", triton_name="gemma4_e2b", hidden=1536, intermediate=6144, layers=35, pattern=5,
+            heads=8, kv_heads=1, global_kv_heads=1, sliding_window=512, kv_shared_layers=20,
+            double_wide_layers=20, ple_dim=256, vision_params=_ON_DEVICE_VISION, audio_params=_AUDIO,
+            published_total=5.1e9, published_active=2.3e9,
+        ),
+        ModelSpec(
+            name="gemma4-e4b", triton_name="gemma4_e4b", hidden=2560, intermediate=10240, layers=42, pattern=6,
+            heads=8, kv_heads=2, global_kv_heads=2, sliding_window=512, kv_shared_layers=18, ple_dim=256,
+            vision_params=_ON_DEVICE_VISION, audio_params=_AUDIO, published_total=8.0e9, published_active=4.5e9,
+        ),
+        ModelSpec(
+            name="gemma4-26b-a4b", triton_name="gemma4_26b_a4b", hidden=2816, intermediate=2112, layers=30,
+            pattern=6, heads=16, kv_heads=8, global_kv_heads=2, sliding_window=1024, k_eq_v=True, experts=128,
+            top_k=8, moe_intermediate=704, vision_hidden=1152, vision_params=_LARGE_VISION,
+            published_total=25.2e9, published_active=3.8e9,
+        ),
+        ModelSpec(
+            name="gemma4-31b", triton_name="gemma4_31b", hidden=5376, intermediate=21504, layers=60, pattern=6,
+            heads=32, kv_heads=16, global_kv_heads=4, sliding_window=1024, k_eq_v=True, vision_hidden=1152,
+            vision_params=_LARGE_VISION, published_total=30.7e9, published_active=30.7e9,
+        ),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    name: str
+    memory_gib: float  # what the driver reports as total (nvidia-smi), not the marketing figure
+    fp4: bool  # Blackwell tensor cores: NVFP4
+    source: str
+
+
+GPUS: dict[str, GpuSpec] = {
+    gpu.name: gpu
+    for gpu in (
+        GpuSpec("b200", 183_359 * MIB / GIB, True, "HGX/DGX B200: 192 GB HBM3e, 183,359 MiB reported"),
+        GpuSpec(
+            "rtx-pro-6000",
+            97_887 * MIB / GIB,
+            True,
+            "RTX PRO 6000 Blackwell: 96 GB GDDR7, 97,887 MiB reported",
+        ),
+        GpuSpec("h200", 143_771 * MIB / GIB, False, "H200 SXM: 141 GB HBM3e, 143,771 MiB reported"),
+        GpuSpec("h100", 81_559 * MIB / GIB, False, "H100 SXM: 80 GB HBM3, 81,559 MiB reported"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    concurrency: int = 64  # documents in flight per model (the target)
+    pages: int = 1  # pages per extraction call
+    precision: str = "auto"  # nvfp4 on Blackwell, fp8 on Hopper
+    kv_dtype: str = "fp8"
+    window_aware: bool = False
+    max_num_tokens: int = 16_384
+    max_batch_size: int = 64
+    runtime_overhead_gib: float = 3.0  # per model process
+    headroom: float = 0.08  # of the GPU, left unallocated
+
+    @property
+    def context(self) -> int:
+        return self.pages * IMAGE_TOKENS + PROMPT_AND_ANSWER_TOKENS
+
+
+@dataclass(frozen=True)
+class ModelPlan:
+    model: str
+    precision: str
+    weights_gib: float
+    activations_gib: float
+    overhead_gib: float
+    kv_per_document_mib: float
+    kv_gib: float = 0.0
+    max_concurrency: int = 0
+    free_gpu_memory_fraction: float = 0.0  # model.yaml kv_cache_config value, in load order
+
+
+@dataclass(frozen=True)
+class GpuPlan:
+    gpu: str
+    memory_gib: float
+    headroom_gib: float
+    fits: bool
+    models: list[ModelPlan] = field(default_factory=list)
+    note: str = ""
+
+
+def precision_for(gpu: GpuSpec, requested: str) -> str:
+    if requested == "auto":
+        return "nvfp4" if gpu.fp4 else "fp8"
+    if requested == "nvfp4" and not gpu.fp4:
+        raise ValueError(f"{gpu.name} has no FP4 tensor cores: use fp8 or bf16")
+    return requested
+
+
+def weights_bytes(spec: ModelSpec, precision: str) -> float:
+    return spec.linear_params() * BYTES_PER_PARAM[precision] + spec.bf16_params() * BYTES_PER_PARAM["bf16"]
+
+
+def activation_bytes(spec: ModelSpec, settings: Settings) -> float:
+    """What the runtime reserves for a full step: hidden states and MLP intermediates of
+    ``max_num_tokens`` tokens (BF16), FP32 logits of ``max_batch_size`` rows, and the vision
+    encoder over one batch of page images."""
+    mlp_width = (
+        2 * (spec.top_k * spec.moe_intermediate + spec.intermediate)
+        if spec.experts
+        else 2 * spec.intermediate
+    )
+    hidden_states = settings.max_num_tokens * (12 * spec.hidden + mlp_width) * 2
+    logits = settings.max_batch_size * spec.vocab * 4
+    images = max(1, settings.max_num_tokens // IMAGE_TOKENS)
+    vision = images * IMAGE_TOKENS * PATCHES_PER_SOFT_TOKEN * spec.vision_hidden * 2 * 12
+    return hidden_states + logits + vision
+
+
+def plan(gpu_name: str, model_names: Sequence[str], settings: Settings = Settings()) -> GpuPlan:
+    """The stack ``model_names`` (in load order) on one ``gpu_name``."""
+    gpu = GPUS[gpu_name]
+    precision = precision_for(gpu, settings.precision)
+    specs = [MODELS[name] for name in model_names]
+    total = gpu.memory_gib * GIB
+    headroom = total * settings.headroom
+    fixed = []
+    for spec in specs:
+        fixed.append(
+            ModelPlan(
+                model=spec.name,
+                precision=precision,
+                weights_gib=weights_bytes(spec, precision) / GIB,
+                activations_gib=activation_bytes(spec, settings) / GIB,
+                overhead_gib=settings.runtime_overhead_gib,
+                kv_per_document_mib=spec.kv_bytes_per_sequence(
+                    settings.context, kv_dtype=settings.kv_dtype, window_aware=settings.window_aware
+                )
+                / MIB,
+            )
+        )
+    used = sum((m.weights_gib + m.activations_gib + m.overhead_gib) * GIB for m in fixed)
+    kv_total = total - headroom - used
+    if kv_total <= 0:
+        return GpuPlan(gpu.name, gpu.memory_gib, headroom / GIB, False, fixed, "the weights alone do not fit")
+    # KV is shared in proportion to what each model needs for the target concurrency.
+    demand = [m.kv_per_document_mib * MIB * settings.concurrency for m in fixed]
+    plans = []
+    free = total  # memory free before each model loads, in load order
+    for model, need in zip(fixed, demand, strict=True):
+        share = kv_total * need / sum(demand)
+        free -= (model.weights_gib + model.activations_gib + model.overhead_gib) * GIB
+        plans.append(
+            ModelPlan(
+                **{
+                    **asdict(model),
+                    "kv_gib": share / GIB,
+                    "max_concurrency": int(share // (model.kv_per_document_mib * MIB)),
+                    "free_gpu_memory_fraction": round(share / free, 3),
+                }
+            )
+        )
+        free -= share
+    fits = all(p.max_concurrency >= settings.concurrency for p in plans)
+    note = "" if fits else f"holds fewer than {settings.concurrency} documents per model"
+    return GpuPlan(gpu.name, gpu.memory_gib, headroom / GIB, fits, plans, note)
+
+
+def render(plans: Sequence[GpuPlan], settings: Settings) -> str:
+    lines = [
+        f"context {settings.context} tokens per document ({settings.pages} page(s) x {IMAGE_TOKENS} image tokens "
+        f"+ {PROMPT_AND_ANSWER_TOKENS}), KV {settings.kv_dtype}"
+        f"{', sliding layers capped at their window' if settings.window_aware else ''}, "
+        f"target {settings.concurrency} documents in flight per model",
+        "",
+        f"{'gpu':<13}{'model':<16}{'prec':<7}{'weights':>9}{'activ.':>8}{'runtime':>8}{'KV/doc':>9}"
+        f"{'KV':>8}{'max docs':>10}{'kv frac':>9}",
+    ]
+    for gpu_plan in plans:
+        for model in gpu_plan.models:
+            lines.append(
+                f"{gpu_plan.gpu:<13}{model.model:<16}{model.precision:<7}{model.weights_gib:>8.1f}G"
+                f"{model.activations_gib:>7.1f}G{model.overhead_gib:>7.1f}G{model.kv_per_document_mib:>7.0f}Mi"
+                f"{model.kv_gib:>7.1f}G{model.max_concurrency:>10}{model.free_gpu_memory_fraction:>9.3f}"
+            )
+        verdict = "fits" if gpu_plan.fits else f"DOES NOT FIT: {gpu_plan.note}"
+        lines.append(
+            f"{gpu_plan.gpu:<13}{gpu_plan.memory_gib:.1f} GiB, {gpu_plan.headroom_gib:.1f} GiB headroom: {verdict}"
+        )
+        lines.append("")
+    lines.append(
+        "kv frac: model.yaml kv_cache_config.free_gpu_memory_fraction, models loaded in the order listed."
+    )
+    return "\n".join(lines)
+
+
+def to_json(plans: Sequence[GpuPlan]) -> str:
+    return json.dumps([asdict(p) for p in plans], indent=2)
