@@ -89,3 +89,52 @@ def audit_chain_verify() -> ChainVerdict:
         prev_hash = event.hash
         checked += 1
     return ChainVerdict(ok=True, events_checked=checked)
+
+
+@dataclass(frozen=True)
+class ChainProblem:
+    """One place where the stored chain is not what ``audit_record`` wrote."""
+
+    kind: str  # "edited" or "broken_link"
+    event_id: int
+    previous_id: int | None
+    message: str
+
+
+def audit_chain_problems() -> tuple[int, list[ChainProblem]]:
+    """Every problem in the chain, not just the first: (events checked, problems in id order).
+
+    An event whose content no longer hashes to its stored hash was edited. An event whose
+    ``prev_hash`` is not the stored hash of the event before it follows a deletion (or an insertion,
+    or an edit that also rewrote the hash): the problem names both events around the gap. A first
+    event that does not start from the genesis hash had events before it deleted. Deleting the most
+    recent events leaves no trace in the chain itself; ``verify_audit --anchor`` compares the chain
+    with a head recorded earlier to catch that.
+    """
+    problems: list[ChainProblem] = []
+    previous: AuditEvent | None = None
+    checked = 0
+    for event in AuditEvent.objects.order_by("id").iterator():
+        checked += 1
+        if _event_hash(prev_hash=event.prev_hash, event=event) != event.hash:
+            problems.append(
+                ChainProblem("edited", event.id, None, f"event {event.id} ({event.action}) was edited")
+            )
+        expected = previous.hash if previous is not None else GENESIS_HASH
+        if event.prev_hash != expected:
+            if previous is None:
+                message = f"events before event {event.id} were deleted"
+            else:
+                message = (
+                    f"the chain breaks between events {previous.id} and {event.id}: events between them "
+                    f"were deleted, or event {previous.id} was rewritten with a new hash"
+                )
+            problems.append(ChainProblem("broken_link", event.id, previous.id if previous else None, message))
+        previous = event
+    return checked, problems
+
+
+def audit_chain_head() -> tuple[int, str] | None:
+    """The id and hash of the newest event: record it elsewhere to detect later truncation."""
+    last = AuditEvent.objects.order_by("-id").only("id", "hash").first()
+    return (last.id, last.hash) if last is not None else None
