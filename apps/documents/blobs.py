@@ -18,9 +18,16 @@ class BlobMissingError(Exception):
 
 
 def master_key() -> bytes:
+    """The key new data keys are wrapped under."""
     return crypto.load_master_key(
         configured=settings.DOCINTEL_MASTER_KEY, dev_key_file=settings.DOCINTEL_MASTER_KEY_FILE
     )
+
+
+def master_keys() -> list[bytes]:
+    """The current master key, then the retired ones (``DOCINTEL_OLD_MASTER_KEYS``) that data keys
+    may still be wrapped under until ``manage.py rotate_keys`` has re-wrapped them."""
+    return [master_key(), *(crypto.parse_master_key(k) for k in settings.DOCINTEL_OLD_MASTER_KEYS)]
 
 
 def new_wrapped_key(*, document_id: str) -> bytes:
@@ -28,7 +35,10 @@ def new_wrapped_key(*, document_id: str) -> bytes:
 
 
 def _data_key(document: Document) -> bytes:
-    return crypto.unwrap_key(master_key(), bytes(document.wrapped_key), document_id=str(document.pk))
+    data_key, _ = crypto.unwrap_key_any(
+        master_keys(), bytes(document.wrapped_key), document_id=str(document.pk)
+    )
+    return data_key
 
 
 def _aad(document: Document, name: str) -> bytes:

@@ -53,16 +53,31 @@ def unwrap_key(master_key: bytes, wrapped: bytes, *, document_id: str) -> bytes:
     return decrypt(master_key, wrapped, associated_data=b"data-key:" + document_id.encode())
 
 
+def unwrap_key_any(master_keys: list[bytes], wrapped: bytes, *, document_id: str) -> tuple[bytes, int]:
+    """The data key and the index of the master key in ``master_keys`` that unwrapped it (GCM's tag
+    tells a wrong key at once, so trying the retired keys after the current one costs nothing)."""
+    for index, master in enumerate(master_keys):
+        try:
+            return unwrap_key(master, wrapped, document_id=document_id), index
+        except DecryptionError:
+            continue
+    raise DecryptionError("no master key unwraps this data key")
+
+
 _master_lock = threading.Lock()
+
+
+def parse_master_key(configured: str) -> bytes:
+    key = base64.b64decode(configured)
+    if len(key) != _KEY_BYTES:
+        raise ValueError("a master key must be 32 bytes, base64-encoded")
+    return key
 
 
 def load_master_key(*, configured: str | None, dev_key_file: Path) -> bytes:
     """The master key from configuration, or a development key generated once into ``var/``."""
     if configured:
-        key = base64.b64decode(configured)
-        if len(key) != _KEY_BYTES:
-            raise ValueError("DOCINTEL_MASTER_KEY must be 32 bytes, base64-encoded")
-        return key
+        return parse_master_key(configured)
     with _master_lock:
         if not dev_key_file.exists():
             dev_key_file.parent.mkdir(parents=True, exist_ok=True)

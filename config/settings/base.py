@@ -137,6 +137,9 @@ STORAGES = {
 # Master key (base64, 32 bytes) that wraps each document's data key. Development generates one into var/.
 DOCINTEL_MASTER_KEY = env_optional("DOCINTEL_MASTER_KEY")
 DOCINTEL_MASTER_KEY_FILE = VAR_DIR / "master.key"
+# Rotation: make a new key DOCINTEL_MASTER_KEY and list the old one here (comma-separated, base64);
+# `manage.py rotate_keys` re-wraps every data key under the new one, then the old can go.
+DOCINTEL_OLD_MASTER_KEYS = env_list("DOCINTEL_OLD_MASTER_KEYS", [])
 
 # Operating limits (ARCHITECTURE §4).
 DOCINTEL_MAX_UPLOAD_BYTES = env_int("DOCINTEL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
