@@ -1,5 +1,5 @@
 """The Celery app. Settings come from Django's (``CELERY_*``); tasks live in ``workers.tasks`` (the pipeline),
-``apps.webhooks.tasks`` and ``apps.api.tasks``."""
+``apps.webhooks.tasks``, ``apps.api.tasks`` and ``apps.documents.tasks`` (retention)."""
 
 import os
 
@@ -9,4 +9,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
 app = Celery("docintel")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["workers", "apps.webhooks", "apps.api"])
+app.autodiscover_tasks(["workers", "apps.webhooks", "apps.api", "apps.documents"])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
+from collections import defaultdict
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -12,6 +14,7 @@ from apps.audit.models import AuditEvent
 from apps.documents import blobs
 from apps.documents.models import Document, Extraction, Field, Page
 from apps.extraction.results import FieldView, document_result
+from apps.tenants.models import Tenant
 
 
 def documents_visible_to(*, user: User | AnonymousUser) -> QuerySet[Document]:
@@ -132,3 +135,46 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         timings_ms=timings,
         error=error,
     )
+
+
+# Fields that name the person a document is about (ARCHITECTURE §3.2), and those that identify them.
+PERSON_NAME_FIELDS = ("surname", "given_names", "full_name", "account_holder", "customer_name")
+_TITLES = frozenset({"MR", "MRS", "MS", "MISS", "DR", "HERR", "FRAU", "M", "MME"})
+
+
+def _name_words(value: str) -> frozenset[str]:
+    plain = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+    words = "".join(c if c.isalnum() else " " for c in plain.upper()).split()
+    return frozenset(w for w in words if w not in _TITLES)
+
+
+def documents_about_person(
+    *, tenant: Tenant, name: str, date_of_birth: str = "", document_number: str = ""
+) -> list[Document]:
+    """The tenant's documents whose fields name this person: the same words of the name (in any
+    order, titles ignored, accents folded) in one name field, or the surname and given names
+    together; narrowed by date of birth and document number where the document has those fields.
+    Any field an operator corrected counts with its corrected value (corrections update the field)."""
+    wanted = _name_words(name)
+    if not wanted:
+        return []
+    values: dict[Any, dict[str, str]] = defaultdict(dict)
+    fields = Field.objects.filter(
+        extraction__document__tenant=tenant,
+        name__in=(*PERSON_NAME_FIELDS, "date_of_birth", "document_number"),
+        value__isnull=False,
+    ).values_list("extraction__document_id", "name", "value")
+    for document_id, field_name, value in fields.iterator():
+        values[document_id][field_name] = value or ""
+    matches = []
+    for document_id, found in values.items():
+        names = [_name_words(found[f]) for f in PERSON_NAME_FIELDS if f in found]
+        names.append(_name_words(f"{found.get('given_names', '')} {found.get('surname', '')}"))
+        if wanted not in names:
+            continue
+        if date_of_birth and found.get("date_of_birth", date_of_birth) != date_of_birth:
+            continue
+        if document_number and found.get("document_number", document_number) != document_number:
+            continue
+        matches.append(document_id)
+    return list(Document.objects.filter(pk__in=matches, tenant=tenant).order_by("created_at"))

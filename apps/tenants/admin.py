@@ -13,7 +13,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Tenant)
 class TenantAdmin(admin.ModelAdmin):
-    list_display = ("name", "created_at")
+    list_display = ("name", "retention_days", "created_at")
     search_fields = ("name",)
     exclude = ("webhook_secret",)  # printed by `manage.py webhook_secret`, not shown in pages
     inlines = [MembershipInline]

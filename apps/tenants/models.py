@@ -22,6 +22,9 @@ class Tenant(models.Model):
     # Signs the webhooks sent to this tenant's callback URLs (HMAC-SHA256); shown by
     # ``manage.py webhook_secret``. Not a password: the receiver needs the same value to verify.
     webhook_secret = models.CharField(max_length=128, default=new_webhook_secret)
+    # Days a document and everything made from it are kept after upload (``manage.py purge_expired``,
+    # scheduled). Empty: DOCINTEL_RETENTION_DAYS; 0: kept until erased on request.
+    retention_days = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -149,6 +149,10 @@ DOCINTEL_MAX_ATTEMPTS = env_int("DOCINTEL_MAX_ATTEMPTS", 5)
 # A document untouched this long in a non-terminal state is re-enqueued by the reconciler.
 DOCINTEL_STUCK_AFTER_S = env_int("DOCINTEL_STUCK_AFTER_S", 600)
 DOCINTEL_RECONCILE_EVERY_S = env_int("DOCINTEL_RECONCILE_EVERY_S", 60)
+# Retention: documents (and everything made from them) are erased this many days after upload,
+# unless their tenant sets its own period (0: kept until erased on request); checked every hour.
+DOCINTEL_RETENTION_DAYS = env_int("DOCINTEL_RETENTION_DAYS", 365)
+DOCINTEL_PURGE_EVERY_S = env_int("DOCINTEL_PURGE_EVERY_S", 3600)
 # Zip uploads: every member becomes a document. Bounds against zip bombs (checked on the
 # archive's directory first, then on the bytes actually inflated, which a forged header cannot hide).
 DOCINTEL_ZIP_MAX_MEMBERS = env_int("DOCINTEL_ZIP_MAX_MEMBERS", 200)
@@ -288,6 +292,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-webhook-deliveries": {"task": "apps.webhooks.tasks.sweep", "schedule": 30.0},
     "purge-idempotency-keys": {"task": "apps.api.tasks.purge_idempotency_keys", "schedule": 3600.0},
+    "purge-expired-documents": {
+        "task": "apps.documents.tasks.purge_expired",
+        "schedule": float(DOCINTEL_PURGE_EVERY_S),
+    },
 }
 
 # Observability: /metrics (Prometheus; with this token set, only "Authorization: Bearer <token>"),
