@@ -104,9 +104,10 @@ def _outcome(breaker: CircuitBreaker, error: BaseException | None) -> None:
     """Tell the breaker how a call it allowed ended: any answer of the server is a success."""
     if error is None or isinstance(error, EngineError):
         breaker.record_success()
-    elif isinstance(error, TritonUnavailableError):
+    elif isinstance(error, TritonUnavailableError) and error.kind != "overloaded":
         breaker.record_failure()
     else:
+        # cancelled, or "queue full": the server is up and busy, the retry's backoff is enough
         breaker.release()
 
 
