@@ -15,6 +15,7 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from apps.api.signed_urls import SignedUrlGrant
 from apps.tenants.models import ApiKey, Tenant
 from apps.tenants.selectors import api_key_authenticate, tenants_for_user
 from apps.tenants.services import api_key_touch
@@ -46,7 +47,7 @@ def request_tenant(request: Request) -> Tenant | None:
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     tenant: Tenant | None = None
-    if isinstance(request.auth, ApiKey):
+    if isinstance(request.auth, ApiKey | SignedUrlGrant):  # a key, or a link signed for one download
         tenant = request.auth.tenant
     elif request.user is not None and request.user.is_authenticated:
         tenant = tenants_for_user(user=request.user).first()

@@ -22,6 +22,20 @@ class ApiKeySchemeExtension(OpenApiAuthenticationExtension):
         }
 
 
+class SignedUrlSchemeExtension(OpenApiAuthenticationExtension):
+    target_class = "apps.api.signed_urls.SignedUrlAuthentication"
+    name = "SignedUrl"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "signature",
+            "description": "An expiring link from a batch's `exports` (with `tenant` and `expires`): "
+            "opens that one download without a key until it expires.",
+        }
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="machine-readable, e.g. `file_too_large`, `rate_limited`")
     message = serializers.CharField(help_text="for people")

@@ -13,12 +13,14 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from apps.api import serializers as s
 from apps.api.authentication import tenant_of
@@ -37,6 +39,7 @@ from apps.api.idempotency import (
 from apps.api.schema import errors
 from apps.api.selectors import document_get_for_tenant, documents_filtered_for_tenant
 from apps.api.services import SubmittedFile, batch_submit, document_submit, refusal_status
+from apps.api.signed_urls import SignedUrlAuthentication, signed_url_make
 from apps.api.uploads import BoundedMemoryUploadHandler, declared_length, too_large
 from apps.batches.exports import batch_export_csv, batch_export_jsonl
 from apps.batches.models import Batch
@@ -49,6 +52,11 @@ from apps.tenants.models import Tenant
 
 # Downloads hold personal data: only this caller may see them, and nothing may keep a copy.
 PRIVATE = "private, no-store, max-age=0"
+# Downloads also open by an expiring signed link (apps.api.signed_urls), before the key or session.
+DOWNLOAD_AUTHENTICATION: list[type[BaseAuthentication]] = [
+    SignedUrlAuthentication,
+    *api_settings.DEFAULT_AUTHENTICATION_CLASSES,  # type: ignore[list-item]
+]
 # Room for the multipart framing and form fields around a single file.
 MULTIPART_OVERHEAD = 1024 * 1024
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -164,6 +172,11 @@ def _claim(request: Request, tenant: Tenant, operation: str, **parts: Any) -> Cl
     return idempotency_claim(tenant=tenant, key=key, operation=operation, fingerprint=fingerprint)
 
 
+def _signed_url(request: Request, name: str, batch: Batch) -> str:
+    path = reverse(name, kwargs={"batch_id": batch.pk})
+    return request.build_absolute_uri(signed_url_make(path=path, tenant=batch.tenant))
+
+
 def _document_or_404(tenant: Tenant, document_id: Any) -> Document:
     document = document_get_for_tenant(tenant=tenant, document_id=document_id)
     if document is None:
@@ -262,6 +275,8 @@ class DocumentApi(GenericAPIView):
 
 
 class DocumentOriginalApi(GenericAPIView):
+    authentication_classes = DOWNLOAD_AUTHENTICATION
+
     @extend_schema(
         operation_id="documents_original",
         summary="The uploaded file, as it was uploaded",
@@ -282,6 +297,8 @@ class DocumentOriginalApi(GenericAPIView):
 
 
 class DocumentPageApi(GenericAPIView):
+    authentication_classes = DOWNLOAD_AUTHENTICATION
+
     @extend_schema(
         operation_id="documents_page",
         summary="A page image (PNG) as the engine read it; pages are numbered from 1",
@@ -293,6 +310,7 @@ class DocumentPageApi(GenericAPIView):
         if png is None:
             raise ApiError(404, "not_found", "no such page (yet)")
         response = HttpResponse(png, content_type="image/png")
+        response["Content-Disposition"] = content_disposition_header(True, f"page-{number}.png")
         response["Cache-Control"] = PRIVATE
         return response
 
@@ -411,15 +429,18 @@ class BatchApi(GenericAPIView):
                 "counts": batch_status_counts(batch=batch),
                 "documents": documents,
                 "refused": batch.refused,
+                # expiring signed links: they may be handed to a system that holds no key
                 "exports": {
-                    "jsonl": _url(request, "api:batch_export_jsonl", batch_id=batch.pk),
-                    "csv": _url(request, "api:batch_export_csv", batch_id=batch.pk),
+                    "jsonl": _signed_url(request, "api:batch_export_jsonl", batch),
+                    "csv": _signed_url(request, "api:batch_export_csv", batch),
                 },
             }
         )
 
 
 class BatchExportJsonlApi(GenericAPIView):
+    authentication_classes = DOWNLOAD_AUTHENTICATION
+
     @extend_schema(
         operation_id="batches_export_jsonl",
         summary="The batch's results, one §3.1 result per line (JSON Lines)",
@@ -434,6 +455,8 @@ class BatchExportJsonlApi(GenericAPIView):
 
 
 class BatchExportCsvApi(GenericAPIView):
+    authentication_classes = DOWNLOAD_AUTHENTICATION
+
     @extend_schema(
         operation_id="batches_export_csv",
         summary="The batch's results as CSV: one row per document, each field's value and confidence",

@@ -203,6 +203,8 @@ DOCINTEL_API_RATE_LIMIT = env_str("DOCINTEL_API_RATE_LIMIT", "600/min")
 # The rate limit counters live in Redis, shared by every API process.
 DOCINTEL_API_CACHE_URL = env_str("DOCINTEL_API_CACHE_URL", "redis://127.0.0.1:6379/1")
 DOCINTEL_IDEMPOTENCY_TTL_S = env_int("DOCINTEL_IDEMPOTENCY_TTL_S", 24 * 3600)
+# A batch's export links are signed and open without a key for this long (apps.api.signed_urls).
+DOCINTEL_SIGNED_URL_TTL_S = env_int("DOCINTEL_SIGNED_URL_TTL_S", 3600)
 # A batch: at most this many files (§4), and this many bytes in one request (files held in memory).
 DOCINTEL_BATCH_MAX_FILES = env_int("DOCINTEL_BATCH_MAX_FILES", 100)
 DOCINTEL_BATCH_MAX_BYTES = env_int("DOCINTEL_BATCH_MAX_BYTES", 200 * 1024 * 1024)

@@ -107,6 +107,11 @@ def test_production_settings_refuse_to_start_without_their_secrets():
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SECRET_KEY", "DOCINTEL_MASTER_KEY"}}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.prod"
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "manage.py", "check"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0 and "must be set in production" in result.stderr
