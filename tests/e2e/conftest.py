@@ -75,12 +75,20 @@ def browser() -> Iterator[object]:
 def new_page(browser, live_server, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     """Open pages in fresh browser contexts (one per user); failed tests leave a screenshot of each."""
     contexts = []
+    csp_violations: list[str] = []  # the browser's own reports: the pages must work under the policy
 
     def open_page():  # type: ignore[no-untyped-def]
         context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT, locale="en-GB")
         context.set_default_timeout(15_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: (
+                csp_violations.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
+        return page
 
     yield open_page
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
@@ -89,6 +97,7 @@ def new_page(browser, live_server, request: pytest.FixtureRequest):  # type: ign
             for page in context.pages:
                 screenshot(page, f"FAILED-{_slug(request.node.name)}-{index}")
         context.close()
+    assert not csp_violations, f"the Content-Security-Policy blocked: {csp_violations}"
 
 
 @pytest.fixture
