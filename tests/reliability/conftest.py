@@ -320,12 +320,15 @@ def fault_stack(
                 print(stack.tails())
 
 
+RESULTS: dict[str, Any] = {}
+
+
 @pytest.fixture(scope="session")
-def reliability_results(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
-    """Each test's counts, by fault: printed at the end and kept in var/reliability-results.json."""
-    results: dict[str, Any] = {}
-    yield results
-    if not results:
+def reliability_results() -> Iterator[dict[str, Any]]:
+    """Each test's counts, by fault: kept in var/reliability-results.json (merged with the last
+    run's other faults) and printed in the terminal summary."""
+    yield RESULTS
+    if not RESULTS:
         return
     RESULTS_PATH.parent.mkdir(parents=True, exist_ok=True)
     previous: dict[str, Any] = {}
@@ -334,9 +337,11 @@ def reliability_results(request: pytest.FixtureRequest) -> Iterator[dict[str, An
             previous = json.loads(RESULTS_PATH.read_text())
         except ValueError:
             previous = {}
-    RESULTS_PATH.write_text(json.dumps({**previous, **results}, indent=2, sort_keys=True) + "\n")
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_sep("-", f"reliability: documents in flight per fault and lost ({RESULTS_PATH})")
-        for fault, counts in sorted(results.items()):
-            reporter.write_line(f"{fault}: {json.dumps(counts, sort_keys=True)}")
+    RESULTS_PATH.write_text(json.dumps({**previous, **RESULTS}, indent=2, sort_keys=True) + "\n")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if RESULTS:
+        terminalreporter.write_sep("-", f"reliability: documents in flight per fault, lost ({RESULTS_PATH})")
+        for fault, counts in sorted(RESULTS.items()):
+            terminalreporter.write_line(f"{fault}: {json.dumps(counts, sort_keys=True)}")
