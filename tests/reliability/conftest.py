@@ -5,7 +5,7 @@
   is never flushed or restarted; this one is.
 * ``reliability_triton`` — a Triton of our own with the simulated models (``sim_rel``: a short
   batch latency, a poison type hint that crashes it; ``sim_small_queue``: a queue of 2, for
-  "queue full"), from a model repository built in a temporary folder out of ``model_repo/sim_gpu``.
+  "queue full"; ``sim_slow``: 8 documents a second, so faults find documents mid-call), from a model repository built in a temporary folder out of ``model_repo/sim_gpu``.
   It can be paused (SIGSTOP) and resumed: a hung server whose port still accepts connections.
 * ``fault_stack`` — a Celery worker with the reconciler's beat, and the inference dispatcher, as
   processes the test starts, SIGKILLs and restarts, configured per test through the environment.
@@ -34,7 +34,7 @@ from tests.triton_server_fixture import _free_ports, _log_tail
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESULTS_PATH = REPO_ROOT / "var" / "reliability-results.json"
 POISON_HINT = "bank_statement"  # sim_rel crashes on every document with this type hint
-SIM_MODELS = ("sim_rel", "sim_small_queue")
+SIM_MODELS = ("sim_rel", "sim_small_queue", "sim_slow")
 READY_TIMEOUT_S = float(os.environ.get("DOCINTEL_TEST_TRITON_READY_S", "180"))
 
 
@@ -106,10 +106,13 @@ def test_process_broker(private_redis: str, monkeypatch: pytest.MonkeyPatch) -> 
 # --- Triton ----------------------------------------------------------------------------------------
 
 
-def _sim_config(name: str, *, batch_latency_ms: int, queue_size: int = 0, crash_on_hint: str = "") -> str:
+def _sim_config(
+    name: str, *, batch_latency_ms: int, max_batch: int = 32, queue_size: int = 0, crash_on_hint: str = ""
+) -> str:
     """model_repo/sim_gpu's config.pbtxt under another name and parameters."""
     config = (REPO_ROOT / "model_repo" / "sim_gpu" / "config.pbtxt").read_text()
     config = config.replace('name: "sim_gpu"', f'name: "{name}"')
+    config = config.replace("max_batch_size: 32", f"max_batch_size: {max_batch}")
     config = config.replace('string_value: "150"', f'string_value: "{batch_latency_ms}"')
     if queue_size:
         config = config.replace(
@@ -128,6 +131,8 @@ def _model_repository(folder: Path) -> Path:
     configs = {
         "sim_rel": _sim_config("sim_rel", batch_latency_ms=40, crash_on_hint=POISON_HINT),
         "sim_small_queue": _sim_config("sim_small_queue", batch_latency_ms=40, queue_size=2),
+        # slow enough (8 documents a second) that a kill finds documents inside Triton
+        "sim_slow": _sim_config("sim_slow", batch_latency_ms=1000, max_batch=8),
     }
     for name, config in configs.items():
         (folder / name / "1").mkdir(parents=True)

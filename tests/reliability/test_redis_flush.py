@@ -14,7 +14,7 @@ from tests.reliability.conftest import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-DOCUMENTS = 60
+DOCUMENTS = 48
 STUCK_AFTER_S = 5  # the reconciler's deadline (10 minutes in production), compressed for the test
 RECOVERY_BOUND_S = 120  # the issue's bound: every document re-enqueued within two minutes
 
@@ -22,11 +22,15 @@ RECOVERY_BOUND_S = 120  # the issue's bound: every document re-enqueued within t
 def test_flushall_with_documents_queued_and_running_loses_none(
     fault_stack, tenant, private_redis, reliability_results
 ) -> None:
-    """GIVEN 60 documents uploaded and being processed, some decided, some queued, some running
+    """GIVEN 48 documents uploaded and being processed, some decided, some queued, some running
     WHEN the broker's Redis is flushed (every queued and unacknowledged message gone)
     THEN the reconciler re-enqueues every unfinished one from the database, all are decided well
     within two minutes, and none is processed twice."""
-    stack = fault_stack(DOCINTEL_STUCK_AFTER_S=str(STUCK_AFTER_S), DOCINTEL_MAX_ATTEMPTS="12")
+    stack = fault_stack(
+        DOCINTEL_STUCK_AFTER_S=str(STUCK_AFTER_S),
+        DOCINTEL_MAX_ATTEMPTS="12",
+        DOCINTEL_TRITON_MODEL="sim_slow",  # 8 documents a second: some queued, some inside Triton
+    )
     broker = redis.Redis.from_url(private_redis)
     ids = ledger.upload(tenant, DOCUMENTS)
     stack.start("beat", "worker", "dispatcher")

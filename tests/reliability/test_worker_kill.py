@@ -12,27 +12,31 @@ from tests.reliability.conftest import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-DOCUMENTS = 80
+DOCUMENTS = 48
 
 
 def test_sigkilled_worker_and_dispatcher_twice_lose_nothing_and_process_nothing_twice(
     fault_stack, tenant, reliability_results
 ) -> None:
-    """GIVEN 80 documents uploaded, and a worker and a dispatcher consuming them
+    """GIVEN 48 documents uploaded, and a worker and a dispatcher consuming them
     WHEN both are SIGKILLed once a fifth are decided, restarted, SIGKILLed again as soon as a few
     more are decided, and restarted
     THEN every document ends decided, each with one extraction, one review task and each state
     change audited once."""
     stack = fault_stack(
-        # the reconciler's deadline, compressed from 10 minutes to seconds; the extra attempts it
-        # causes on documents that merely waited in the queue get headroom
+        # the reconciler's deadline, compressed from 10 minutes to seconds. attempt_count counts
+        # every step run and every re-send (models.Document): a document caught inside Triton by
+        # both kills uses up to 6 (prepare, infer, then re-send + infer twice), one more than
+        # production's DOCINTEL_MAX_ATTEMPTS of 5 allows; the test gives headroom and reports the
+        # most any document used ("max_attempts_used")
         DOCINTEL_STUCK_AFTER_S="6",
         DOCINTEL_MAX_ATTEMPTS="12",
+        DOCINTEL_TRITON_MODEL="sim_slow",  # 8 documents a second: kills find some inside Triton
     )
     ids = ledger.upload(tenant, DOCUMENTS)
     stack.start("beat", "worker", "dispatcher")
     kills = []
-    for more in (DOCUMENTS // 5, 4):
+    for more in (DOCUMENTS // 4, 8):
         target = DOCUMENTS - ledger.in_flight(ids) + more
         wait_for(
             lambda t=target: DOCUMENTS - ledger.in_flight(ids) >= t,
@@ -59,5 +63,6 @@ def test_sigkilled_worker_and_dispatcher_twice_lose_nothing_and_process_nothing_
         "recovered_in_s": round(elapsed, 1),
     }
     assert all(sum(n for s, n in k.items() if s not in ledger.TERMINAL) > 0 for k in kills), kills
+    assert any(k.get("processing", 0) > 0 for k in kills), f"no kill found a document in Triton: {kills}"
     assert lost == 0, dict(counts)
     assert twice == {}
