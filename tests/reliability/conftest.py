@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -56,6 +57,8 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a redis-server only these tests use (no persistence: a FLUSHALL is final)."""
     import redis
 
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed (Debian package redis-server; make setup installs it)")
     (port,) = _free_ports(1)
     folder = tmp_path_factory.mktemp("redis")
     with open(folder / "redis.log", "wb") as log:
