@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 
 from tests.triton_server_fixture import _free_ports, _log_tail
+from workers.triton_server import _terminate_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESULTS_PATH = REPO_ROOT / "var" / "reliability-results.json"
@@ -65,7 +66,7 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process = subprocess.Popen(
             ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--dir", str(folder)],
-            stdout=log, stderr=subprocess.STDOUT,
+            stdout=log, stderr=subprocess.STDOUT, preexec_fn=_terminate_with_parent,
         )  # fmt: skip
     client = redis.Redis(port=port)
 
@@ -242,6 +243,7 @@ class FaultStack:
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,  # a kill reaches its children too
+                    preexec_fn=_terminate_with_parent,  # and a killed pytest leaves nothing behind
                 )
 
             def started(name: str = name, marker: str = marker, seen: int = seen) -> bool:
