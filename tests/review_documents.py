@@ -30,10 +30,11 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PASSPORT_IMAGE = SAMPLES / "00000-passport.jpg"
 FULL_GIVEN_NAMES = "FATIMA PRIYA ZEYNEP LAN XIAOLING"
 
-# name: (value, calibrated confidence, bbox, valid) as the engine read the sample passport.
+# name: (value, calibrated confidence, bbox, valid) as the engine read the sample passport (the
+# surname's confidence set just under the 0.90 auto-approve threshold, so two fields are flagged).
 PASSPORT_FIELDS: dict[str, tuple[str, float, list[float], bool | None]] = {
     "document_number": ("N9171K", 0.998, [0.1714, 0.8009, 0.2756, 0.8275], True),
-    "surname": ("VAN HANSEN RAMIREZ", 0.9221, [0.2575, 0.7639, 0.5694, 0.7905], True),
+    "surname": ("VAN HANSEN RAMIREZ", 0.8921, [0.2575, 0.7639, 0.5694, 0.7905], True),
     "given_names": ("FATIMA PRIYA ZEYNEP", 0.8797, [0.6041, 0.7639, 0.9333, 0.7905], True),
     "nationality": ("PHL", 0.999, [0.345, 0.8009, 0.3971, 0.8275], None),
     "date_of_birth": ("1959-07-05", 0.999, [0.3971, 0.8009, 0.5014, 0.8275], True),

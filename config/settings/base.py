@@ -145,7 +145,10 @@ DOCINTEL_OLD_MASTER_KEYS = env_list("DOCINTEL_OLD_MASTER_KEYS", [])
 DOCINTEL_MAX_UPLOAD_BYTES = env_int("DOCINTEL_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
 DOCINTEL_MAX_PAGES = env_int("DOCINTEL_MAX_PAGES", 200)
 DOCINTEL_MAX_IMAGE_PIXELS = env_int("DOCINTEL_MAX_IMAGE_PIXELS", 89_000_000)
-DOCINTEL_MAX_ATTEMPTS = env_int("DOCINTEL_MAX_ATTEMPTS", 5)
+# attempt_count counts every step run and every reconciler re-send (a re-send costs two): a
+# document caught inside Triton by two worker crashes uses up to 6 (tests/reliability), so the
+# bound leaves room for crashes while a poison document still stops after a dozen.
+DOCINTEL_MAX_ATTEMPTS = env_int("DOCINTEL_MAX_ATTEMPTS", 12)
 # A document untouched this long in a non-terminal state is re-enqueued by the reconciler.
 DOCINTEL_STUCK_AFTER_S = env_int("DOCINTEL_STUCK_AFTER_S", 600)
 DOCINTEL_RECONCILE_EVERY_S = env_int("DOCINTEL_RECONCILE_EVERY_S", 60)
