@@ -16,18 +16,11 @@ import json
 import re
 from typing import Any
 
+from engines.classify import DOCUMENT_TYPES
 from engines.types import EngineError
 
-CLASSIFY_TYPES = (
-    "passport",
-    "id_card",
-    "driver_license",
-    "proof_of_address",
-    "bank_statement",
-    "invoice",
-    "receipt",
-    "other",
-)
+# The classifier answers with one of the CPU engine's types (ARCHITECTURE §3.2), never a new list.
+CLASSIFY_TYPES = DOCUMENT_TYPES
 
 _DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
 _AMOUNT = {"type": "string", "pattern": r"^-?\d{1,12}\.\d{2}$"}
