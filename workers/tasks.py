@@ -31,6 +31,7 @@ from apps.documents.pipeline import (
 from apps.documents.services import document_fail, task_send
 from apps.extraction.readers import reader_for
 from apps.observability import metrics
+from workers.broker_epoch import broker_messages_lost
 from workers.triton_client import TritonUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -104,4 +105,4 @@ def decide(document_id: str) -> str:
 
 @shared_task(name="workers.tasks.reconcile")
 def reconcile() -> int:
-    return len(documents_reconcile())
+    return len(documents_reconcile(messages_lost=broker_messages_lost()))

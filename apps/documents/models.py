@@ -111,3 +111,18 @@ class Field(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} of extraction {self.extraction_id}"
+
+
+class BrokerEpoch(models.Model):
+    """The broker's identity as the reconciler last saw it (one row).
+
+    Redis keeps queued messages in memory: a restart without persistence or a FLUSHALL loses every
+    message at once, silently. The reconciler plants a random key in the broker and remembers it
+    here, in the database that outlives Redis; a key that is gone means the messages went with it
+    (workers.broker_epoch)."""
+
+    value = models.CharField(max_length=64)
+    seen_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"broker epoch {self.value[:8]}… (seen {self.seen_at:%Y-%m-%d %H:%M:%S})"

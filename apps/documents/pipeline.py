@@ -312,20 +312,22 @@ def _task_for_stuck(document: Document) -> str | None:
     return None
 
 
-def documents_reconcile(*, now: dt.datetime | None = None) -> list[tuple[str, str]]:
+def documents_reconcile(
+    *, now: dt.datetime | None = None, messages_lost: bool = False
+) -> list[tuple[str, str]]:
     """Re-enqueue documents untouched for too long in a state that still owes work.
 
-    Returns (document id, task or outcome) pairs, for logs and tests. A re-enqueue counts as an
-    attempt, so a document whose messages keep disappearing still ends, in FAILED.
+    ``messages_lost`` (the broker was emptied: workers.broker_epoch) re-enqueues every such
+    document untouched since ``now``, not only those past the deadline. Returns (document id, task
+    or outcome) pairs, for logs and tests. A re-enqueue counts as an attempt, so a document whose
+    messages keep disappearing still ends, in FAILED.
     """
     now = now or timezone.now()
-    cutoff = now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
+    cutoff = now if messages_lost else now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
     actions: list[tuple[str, str]] = []
-    stuck_ids = list(
-        Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)[
-            :500
-        ]
-    )
+    stuck = Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)
+    # a lost broker owes every document in flight at once; the deadline's trickle is capped per run
+    stuck_ids = list(stuck if messages_lost else stuck[:500])
     for document_id in stuck_ids:
         with transaction.atomic():
             document = Document.objects.select_for_update(skip_locked=True).filter(pk=document_id).first()

@@ -220,7 +220,8 @@ class FaultStack:
                 "-n", f"rel-{self.starts}@%h", "--without-gossip", "--without-mingle",
                 "--without-heartbeat", "--loglevel", "INFO",
             ]  # fmt: skip
-        return [sys.executable, "manage.py", "dispatch_inference", "--max-in-flight", "32"]
+        in_flight = self.env.get("DOCINTEL_DISPATCH_MAX_IN_FLIGHT", "32")
+        return [sys.executable, "manage.py", "dispatch_inference", "--max-in-flight", in_flight]
 
     def log(self, name: str) -> Path:
         return self.folder / f"{name}.log"

@@ -15,7 +15,10 @@ from tests.reliability.conftest import wait_for
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 DOCUMENTS = 48
-STUCK_AFTER_S = 5  # the reconciler's deadline (10 minutes in production), compressed for the test
+# production's settings: the reconciler runs once a minute and re-sends a document untouched for
+# ten minutes; it must notice the emptied broker itself (workers.broker_epoch), not wait that long
+STUCK_AFTER_S = 600
+RECONCILE_EVERY_S = 60
 RECOVERY_BOUND_S = 120  # the issue's bound: every document re-enqueued within two minutes
 
 
@@ -24,12 +27,14 @@ def test_flushall_with_documents_queued_and_running_loses_none(
 ) -> None:
     """GIVEN 48 documents uploaded and being processed, some decided, some queued, some running
     WHEN the broker's Redis is flushed (every queued and unacknowledged message gone)
-    THEN the reconciler re-enqueues every unfinished one from the database, all are decided well
-    within two minutes, and none is processed twice."""
+    THEN the next reconciler run (within a minute) sees the broker's epoch key gone, re-enqueues
+    every unfinished one from the database, all are decided within two minutes, and none is
+    processed twice."""
     stack = fault_stack(
         DOCINTEL_STUCK_AFTER_S=str(STUCK_AFTER_S),
-        DOCINTEL_MAX_ATTEMPTS="12",
+        DOCINTEL_RECONCILE_EVERY_S=str(RECONCILE_EVERY_S),
         DOCINTEL_TRITON_MODEL="sim_slow",  # 8 documents a second: some queued, some inside Triton
+        DOCINTEL_DISPATCH_MAX_IN_FLIGHT="8",  # the dispatcher holds 8; the rest wait in the broker
     )
     broker = redis.Redis.from_url(private_redis)
     ids = ledger.upload(tenant, DOCUMENTS)
@@ -64,5 +69,6 @@ def test_flushall_with_documents_queued_and_running_loses_none(
     }
     assert in_flight > 0 and messages + unacked > 0, (at_flush, messages, unacked)
     assert reenqueued >= 1
+    assert "the broker lost its messages" in stack.log_text("worker")
     assert lost == 0, dict(counts)
     assert twice == {}

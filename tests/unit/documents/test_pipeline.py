@@ -110,3 +110,9 @@ def test_step_past_the_attempt_limit_fails_the_document(tenant, settings):
     assert not document_prepare(document_id=str(document.pk)).ran
     document.refresh_from_db()
     assert (document.status, document.error_code) == (S.FAILED, "max_attempts_exceeded")
+
+
+def test_reconciler_re_enqueues_recent_documents_when_the_broker_lost_its_messages(tenant):
+    document = _upload(tenant, b"\x89PNG\r\n\x1a\n" + b"\x04" * 64)
+    actions = documents_reconcile(now=timezone.now() + dt.timedelta(seconds=1), messages_lost=True)
+    assert actions == [(str(document.pk), PREPARE)]
