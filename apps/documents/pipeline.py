@@ -92,6 +92,8 @@ def page_limits() -> PageLimits:
         max_side=settings.DOCINTEL_PAGE_MAX_SIDE,
         max_pdf_stream_bytes=settings.DOCINTEL_PDF_MAX_STREAM_BYTES,
         max_pdf_decoded_bytes=settings.DOCINTEL_PDF_MAX_DECODED_BYTES,
+        pdf_sandbox_memory_bytes=settings.DOCINTEL_PDF_SANDBOX_MEMORY_MB * 1024 * 1024,
+        pdf_sandbox_cpu_seconds=settings.DOCINTEL_PDF_SANDBOX_CPU_S,
     )
 
 

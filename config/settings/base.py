@@ -167,6 +167,11 @@ DOCINTEL_PAGE_MAX_SIDE = env_int("DOCINTEL_PAGE_MAX_SIDE", 2400)
 # together beyond the second, fails the document as a decompression bomb (workers.pdf_guard).
 DOCINTEL_PDF_MAX_STREAM_BYTES = env_int("DOCINTEL_PDF_MAX_STREAM_BYTES", 128 * 1024 * 1024)
 DOCINTEL_PDF_MAX_DECODED_BYTES = env_int("DOCINTEL_PDF_MAX_DECODED_BYTES", 1024 * 1024 * 1024)
+# Every PDF is opened and rendered in a child process with this address space and CPU time
+# (workers.pdf_sandbox): LZW, RunLength, JBIG2 and font bombs, parser loops and crashes end the
+# child with pdf_resource_limit or pdf_render_crashed, never the worker.
+DOCINTEL_PDF_SANDBOX_MEMORY_MB = env_int("DOCINTEL_PDF_SANDBOX_MEMORY_MB", 1024)
+DOCINTEL_PDF_SANDBOX_CPU_S = env_int("DOCINTEL_PDF_SANDBOX_CPU_S", 120)
 
 # Inference: "triton" (the real server over gRPC) or "local" (the CPU engine in the worker process).
 DOCINTEL_ENGINE = env_str("DOCINTEL_ENGINE", "triton")

@@ -180,6 +180,44 @@ def pdf_double_flate_bomb() -> bytes:
     )
 
 
+def _lzw_run(megabytes: int, byte: int = 0x20) -> bytes:
+    """PDF LZW (EarlyChange 1) coding ``megabytes`` MB of one repeated byte: each code stands for
+    one byte more than the last, so a table's worth of 12-bit codes (about 5 KB) spells 7 MB."""
+    codes: list[tuple[int, int]] = []  # (code, width in bits)
+    remaining = megabytes * 1024 * 1024
+    clear, first_free = 256, 258
+    width, next_code, run = 9, first_free, 1
+    codes.append((clear, width))
+    while remaining > 0:
+        length = min(run, remaining)
+        codes.append((byte if length == 1 else first_free + length - 2, width))
+        remaining -= length
+        run = length + 1
+        next_code += 1
+        if next_code >= 1 << width:  # EarlyChange: the decoder, one entry behind, widens one early
+            width += 1
+        if next_code >= 4094:
+            codes.append((clear, width))
+            width, next_code, run = 9, first_free, 1
+    codes.append((257, width))  # end of data
+    bits, count, out = 0, 0, bytearray()
+    for code, size in codes:
+        bits, count = (bits << size) | code, count + size
+        while count >= 8:
+            count -= 8
+            out.append((bits >> count) & 0xFF)
+        bits &= (1 << count) - 1
+    if count:
+        out.append((bits << (8 - count)) & 0xFF)
+    return bytes(out)
+
+
+def pdf_lzw_bomb() -> bytes:
+    """A page whose content stream is 1.5 GB of spaces in about 1 MB of LZW, which the zlib check
+    cannot see: the renderer's memory allowance stops it."""
+    return _page_with_content(stream(_lzw_run(1536), b"/Filter /LZWDecode "))
+
+
 def pdf_javascript_and_attachment() -> bytes:
     return pdf_objects(
         [
@@ -307,6 +345,7 @@ CORPUS: tuple[Hostile, ...] = (
     Hostile("deep-arrays.pdf", _cached(pdf_deep_arrays), Fails("pdf_too_deeply_nested")),
     Hostile("flate-bomb.pdf", _cached(pdf_flate_bomb), Fails("pdf_decompression_bomb")),
     Hostile("double-flate-bomb.pdf", _cached(pdf_double_flate_bomb), Fails("pdf_decompression_bomb")),
+    Hostile("lzw-bomb.pdf", _cached(pdf_lzw_bomb), Fails("pdf_render_crashed")),
     Hostile("javascript-attachment.pdf", pdf_javascript_and_attachment, Refused(422, "pdf_active_content")),
     Hostile("encrypted.pdf", _cached(pdf_encrypted), Fails("encrypted_pdf")),
     Hostile("5000-pages.pdf", _cached(lambda: pdf_pages(5000)), Refused(422, "too_many_pages")),

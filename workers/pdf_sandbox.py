@@ -1,0 +1,122 @@
+"""Render PDFs in a child process that has a memory and CPU allowance of its own.
+
+``workers.pdf_guard`` refuses the bombs it can see coming (zlib streams that inflate past a
+limit, objects nested thousands deep), but PDFium has more decoders than that check reads:
+LZW, RunLength, ASCII85, JBIG2, JPEG 2000, fonts, object streams. Each can be made to expand, to
+loop, or to crash a C++ parser, and a crash inside the worker takes every task it is running with
+it. So every PDF is opened and rendered in a short-lived child, forked from a small server process
+that has already imported PDFium (``forkserver``: never a fork of the threaded worker itself),
+with ``RLIMIT_AS`` and ``RLIMIT_CPU`` set before it touches the file and a wall-clock deadline
+kept by the parent. Pages come back one at a time over a pipe, so the child holds one page, not
+the document. Whatever the child does, the worker survives and the document ends with a code:
+``pdf_resource_limit`` (memory or time ran out) or ``pdf_render_crashed`` (the parser died).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import signal
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from engines.types import EngineError
+
+RESOURCE_LIMIT = "pdf_resource_limit"
+RENDER_CRASHED = "pdf_render_crashed"
+_PRELOAD = ["workers.pdf_render"]
+
+_context_lock = threading.Lock()
+_context: Any = None
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    memory_bytes: int = 1024 * 1024 * 1024  # the child's address space: PDFium, its caches, one page
+    cpu_seconds: int = 120  # CPU the child may use (SIGXCPU), and a wall-clock deadline of twice that
+
+
+def _forkserver() -> Any:
+    """The forkserver context, its server preloading PDFium once per worker process."""
+    global _context
+    with _context_lock:
+        if _context is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(_PRELOAD)
+            _context = context
+        return _context
+
+
+def _child(connection: Connection, data: bytes, options: Any, limits: SandboxLimits) -> None:
+    """Runs in the child: limits first, then render, sending ("page", page) messages and one
+    closing ("done",) or ("error", code, message)."""
+    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the worker's Ctrl-C is the worker's to handle
+    from workers.pdf_render import render_pages
+
+    try:
+        for page in render_pages(data, options):
+            connection.send(("page", page))
+        connection.send(("done",))
+    except EngineError as exc:
+        connection.send(("error", exc.code, exc.message))
+    except MemoryError:
+        connection.send(("error", RESOURCE_LIMIT, _memory_message(limits)))
+    finally:
+        connection.close()
+
+
+def _memory_message(limits: SandboxLimits) -> str:
+    return f"rendering the PDF needed more than {limits.memory_bytes // (1024 * 1024)} MB of memory"
+
+
+def _ended(process: Any, limits: SandboxLimits) -> EngineError:
+    """The error for a child that stopped without finishing its answer."""
+    process.join(5)
+    code = process.exitcode
+    if code == -signal.SIGXCPU or code == -signal.SIGKILL:
+        return EngineError(RESOURCE_LIMIT, f"rendering the PDF took more than {limits.cpu_seconds} s of CPU")
+    # PDFium's allocator aborts or traps when the address-space limit refuses it memory, and a
+    # parser bug segfaults: from outside these look alike, so the message names both.
+    return EngineError(
+        RENDER_CRASHED,
+        f"the PDF renderer stopped on this file (exit {code}): a damaged or hostile PDF, or one that "
+        f"needs more than {limits.memory_bytes // (1024 * 1024)} MB",
+    )
+
+
+def render_pages_sandboxed(data: bytes, options: Any, limits: SandboxLimits) -> Iterator[Any]:
+    """Yield the pages ``workers.pdf_render.render_pages(data, options)`` yields, rendered in a
+    limited child process; raise ``EngineError`` for the file's own errors and for a child that
+    ran out of memory or time or crashed."""
+    context = _forkserver()
+    receiving, sending = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(sending, data, options, limits), daemon=True)
+    process.start()
+    sending.close()
+    deadline_s = 2.0 * limits.cpu_seconds
+    try:
+        while True:
+            if not receiving.poll(deadline_s):
+                process.kill()
+                process.join(5)
+                raise EngineError(RESOURCE_LIMIT, f"rendering the PDF took longer than {deadline_s:.0f} s")
+            try:
+                message = receiving.recv()
+            except EOFError:
+                raise _ended(process, limits) from None
+            if message[0] == "page":
+                yield message[1]
+            elif message[0] == "done":
+                return
+            else:
+                raise EngineError(message[1], message[2])
+    finally:
+        receiving.close()
+        if process.is_alive():
+            process.kill()
+        process.join(5)
