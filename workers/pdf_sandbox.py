@@ -18,7 +18,7 @@ import multiprocessing
 import resource
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -50,17 +50,18 @@ def _forkserver() -> Any:
         return _context
 
 
-def _child(connection: Connection, data: bytes, options: Any, limits: SandboxLimits) -> None:
-    """Runs in the child: limits first, then render, sending ("page", page) messages and one
+Job = Callable[[bytes, Any], Iterator[Any]]
+
+
+def _child(connection: Connection, job: Job, data: bytes, options: Any, limits: SandboxLimits) -> None:
+    """Runs in the child: limits first, then the job, sending ("item", item) messages and one
     closing ("done",) or ("error", code, message)."""
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the worker's Ctrl-C is the worker's to handle
-    from workers.pdf_render import render_pages
-
     try:
-        for page in render_pages(data, options):
-            connection.send(("page", page))
+        for item in job(data, options):
+            connection.send(("item", item))
         connection.send(("done",))
     except EngineError as exc:
         connection.send(("error", exc.code, exc.message))
@@ -93,9 +94,17 @@ def render_pages_sandboxed(data: bytes, options: Any, limits: SandboxLimits) -> 
     """Yield the pages ``workers.pdf_render.render_pages(data, options)`` yields, rendered in a
     limited child process; raise ``EngineError`` for the file's own errors and for a child that
     ran out of memory or time or crashed."""
+    from workers.pdf_render import render_pages
+
+    return sandboxed(render_pages, data, options, limits)
+
+
+def sandboxed(job: Job, data: bytes, options: Any, limits: SandboxLimits) -> Iterator[Any]:
+    """Yield what ``job(data, options)`` yields, run in a limited child process. ``job`` must be
+    a module-level function of a module the fork server can import."""
     context = _forkserver()
     receiving, sending = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(sending, data, options, limits), daemon=True)
+    process = context.Process(target=_child, args=(sending, job, data, options, limits), daemon=True)
     process.start()
     sending.close()
     deadline_s = 2.0 * limits.cpu_seconds
@@ -109,7 +118,7 @@ def render_pages_sandboxed(data: bytes, options: Any, limits: SandboxLimits) -> 
                 message = receiving.recv()
             except EOFError:
                 raise _ended(process, limits) from None
-            if message[0] == "page":
+            if message[0] == "item":
                 yield message[1]
             elif message[0] == "done":
                 return

@@ -14,7 +14,9 @@ import re
 import warnings
 from dataclasses import dataclass
 
-from workers.pdf_guard import PDFIUM_LOCK
+from engines.types import EngineError
+from workers.pdf_render import pdf_catalogue
+from workers.pdf_sandbox import SandboxLimits, sandboxed
 
 SUPPORTED_MIME_TYPES = ("image/jpeg", "image/png", "image/tiff", "image/webp", "application/pdf")
 
@@ -86,24 +88,20 @@ def _image_facts(content: bytes, mime_type: str) -> FileFacts:
 
 
 def _pdf_facts(content: bytes) -> FileFacts:
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_raw
+    from django.conf import settings
 
     # Bytes before the header are tolerated by readers, but markup there is a page for a browser.
     markup = _has_markup(content[: content.find(b"%PDF-")])
     active = _PDF_ACTIVE.search(content) is not None
-    with PDFIUM_LOCK:  # PDFium is not thread-safe; the web server runs requests in threads
-        try:
-            pdf = pdfium.PdfDocument(content)
-        except pdfium.PdfiumError:
-            return FileFacts(pages=None, markup=markup, active_content=active)
-        try:
-            # Names compressed inside object streams escape the scan above; PDFium's own
-            # catalogue of document scripts and attachments does not.
-            scripts = pdfium_raw.FPDFDoc_GetJavaScriptActionCount(pdf.raw)
-            attachments = pdfium_raw.FPDFDoc_GetAttachmentCount(pdf.raw)
-            return FileFacts(
-                pages=len(pdf), markup=markup, active_content=active or scripts > 0 or attachments > 0
-            )
-        finally:
-            pdf.close()
+    # PDFium opens the file in a limited child process (workers.pdf_sandbox), as the worker's
+    # rendering does: a hostile cross-reference or object stream ends the child, not the web server.
+    limits = SandboxLimits(memory_bytes=settings.DOCINTEL_PDF_SANDBOX_MEMORY_MB * 1024 * 1024, cpu_seconds=10)
+    try:
+        (catalogue,) = sandboxed(pdf_catalogue, content, None, limits)
+    except EngineError:
+        return FileFacts(pages=None, markup=markup, active_content=active)  # the prepare step says why
+    return FileFacts(
+        pages=catalogue.pages,
+        markup=markup,
+        active_content=active or catalogue.scripts > 0 or catalogue.attachments > 0,
+    )
