@@ -2,9 +2,9 @@
 
 The outage is a SIGSTOP of the server and its model processes: its port still accepts connections
 and nothing answers, the hardest case for a client (a refused connection fails at once, a hung
-server only by the deadline). The issue asks for 60 s; the suite runs OUTAGE_S (20 s by default,
-``DOCINTEL_TEST_TRITON_OUTAGE_S=60`` for the full length) with the retry backoff capped at 4 s, so
-the test takes well under a minute; the mechanism is the same at any length below the retry budget.
+server only by the deadline). The outage lasts the issue's 60 s (``DOCINTEL_TEST_TRITON_OUTAGE_S``
+shortens it while developing), with the retry backoff capped at 4 s so documents resume within
+seconds of the server's return.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tests.reliability.conftest import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-OUTAGE_S = float(os.environ.get("DOCINTEL_TEST_TRITON_OUTAGE_S", "20"))
+OUTAGE_S = float(os.environ.get("DOCINTEL_TEST_TRITON_OUTAGE_S", "60"))
 TIMEOUT_S = 1.0
 COOLDOWN_S = 2.0
 RETRY_MAX_S = 4.0
