@@ -44,6 +44,34 @@ def _lock_chain() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_ID])
 
 
+class _ChainHead:
+    """The event this transaction appended last, kept among the transaction's commit hooks.
+
+    Django drops a transaction's hooks when it commits or rolls back, and the hooks of a savepoint
+    when that savepoint is rolled back (keeping them when it is released): exactly when an event
+    stops, or goes on, being the chain's head that this transaction wrote and still holds the
+    chain's lock for (PostgreSQL releases a lock taken in a rolled-back savepoint too). Calling it
+    at commit does nothing.
+    """
+
+    __slots__ = ("hash",)
+
+    def __init__(self, event_hash: str) -> None:
+        self.hash = event_hash
+
+    def __call__(self) -> None:
+        pass
+
+
+def _chain_head_held() -> str | None:
+    """The hash of the newest event this transaction appended and still holds, else None."""
+    for entry in reversed(connection.run_on_commit):  # (savepoint ids, hook, robust)
+        hook = entry[1]
+        if isinstance(hook, _ChainHead):
+            return hook.hash
+    return None
+
+
 @transaction.atomic(savepoint=False)  # a failed append fails its caller's transaction: no savepoint
 def audit_record(
     *,
@@ -54,9 +82,17 @@ def audit_record(
     object_id: str,
     data: dict[str, Any] | None = None,
 ) -> AuditEvent:
-    _lock_chain()
-    last = AuditEvent.objects.order_by("-id").only("hash").first()
-    prev_hash = last.hash if last else GENESIS_HASH
+    """Append one event to the chain, in the caller's transaction.
+
+    The first append of a transaction takes the chain's lock (held until the transaction ends)
+    and reads the newest event; a later append in the same transaction already knows the head,
+    the event it wrote itself, and costs one INSERT.
+    """
+    prev_hash = _chain_head_held()
+    if prev_hash is None:
+        _lock_chain()
+        last = AuditEvent.objects.order_by("-id").only("hash").first()
+        prev_hash = last.hash if last else GENESIS_HASH
     event = AuditEvent(
         tenant=tenant,
         actor=actor,  # type: ignore[misc]
@@ -69,6 +105,7 @@ def audit_record(
     )
     event.hash = _event_hash(prev_hash=prev_hash, event=event)
     event.save()
+    transaction.on_commit(_ChainHead(event.hash))
     return event
 
 

@@ -1,9 +1,12 @@
 """What the worker does with a document, one idempotent step at a time.
 
     prepare   QUEUED → PROCESSING    split the original into page images, stored encrypted
-    infer     PROCESSING → EXTRACTED one engine call for all pages; the raw result is kept
-    validate  (EXTRACTED)            business checks and calibrated confidences
-    decide    EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW, and into a review queue (apps.review)
+    infer     PROCESSING → EXTRACTED one engine call for all pages; the raw result is kept, and
+              → AUTO_APPROVED |      in the same transaction the result is validated (business
+                NEEDS_REVIEW         checks, calibrated confidences) and decided, into a review
+                                     queue (apps.review) when needed: two audited transitions
+    validate  (EXTRACTED)            the same checks, and decide the same decision, for a document
+    decide    EXTRACTED → ...        found in EXTRACTED (stored by an older worker, or reconciled)
 
 Each step re-reads the document, does nothing unless the document is in the state the step
 expects, and commits its writes together with the state change under a row lock, so a message
@@ -14,23 +17,24 @@ The reconciler re-enqueues whatever sits too long in a state that still owes wor
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.documents import blobs, error_codes
 from apps.documents.crypto import DecryptionError
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
 from apps.documents.services import document_fail, task_send
-from apps.documents.state import IN_FLIGHT, document_transition
-from apps.extraction.decision import CalibratedField, decide
+from apps.documents.state import IN_FLIGHT, document_lock, document_transition
+from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.readers import DocumentReader
-from apps.extraction.services import result_assess
+from apps.extraction.services import Assessment, result_assess
+from apps.observability import metrics
 from apps.review.services.routing import review_task_route
 from apps.webhooks.models import WebhookEvent
 from apps.webhooks.services import webhook_document_event
@@ -61,19 +65,24 @@ def _elapsed_ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
 
 
-def _record_timing(document: Document, step: str, ms: int) -> None:
-    document.timings_ms = {**document.timings_ms, step: ms}
-    document.save(update_fields=["timings_ms", "updated_at"])
+@functools.cache
+def _start_attempt_sql() -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(str(f.column)) for f in Document._meta.concrete_fields)
+    return (
+        f"UPDATE {quote(Document._meta.db_table)} SET attempt_count = attempt_count + 1, updated_at = %s "
+        f"WHERE id = %s AND status = %s RETURNING {columns}"
+    )
 
 
 def _start_attempt(document_id: str, expected: str) -> Document | None:
-    """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts."""
-    updated = Document.objects.filter(pk=document_id, status=expected).update(
-        attempt_count=F("attempt_count") + 1, updated_at=timezone.now()
-    )
-    if not updated:
+    """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts.
+
+    One statement, ``UPDATE … RETURNING`` the row: the count and the read cannot come apart."""
+    rows = list(Document.objects.raw(_start_attempt_sql(), [timezone.now(), document_id, expected]))
+    if not rows:
         return None
-    document = Document.objects.get(pk=document_id)
+    document = rows[0]
     if document.attempt_count > settings.DOCINTEL_MAX_ATTEMPTS:
         document_fail(
             document=document,
@@ -121,10 +130,11 @@ def document_prepare(*, document_id: str) -> StepOutcome:
         return StepOutcome(ran=True)
 
     with transaction.atomic():
-        locked = Document.objects.select_for_update().get(pk=document.pk)
-        if locked.status != S.QUEUED:
+        locked = document_lock(document_id=document.pk)
+        if locked is None or locked.status != S.QUEUED:
             return SKIPPED
         locked.pages.all().delete()
+        rows = []
         for page in pages:
             name = blobs.page_blob_name(str(locked.pk), page.number)
             blobs.blob_write(document=locked, name=name, plaintext=page.image_png)
@@ -132,16 +142,21 @@ def document_prepare(*, document_id: str) -> StepOutcome:
             if page.text_layer:
                 text_name = blobs.text_layer_blob_name(str(locked.pk), page.number)
                 blobs.blob_write(document=locked, name=text_name, plaintext=page.text_layer.encode("utf-8"))
-            Page.objects.create(
-                document=locked,
-                number=page.number,
-                blob_name=name,
-                width=page.width,
-                height=page.height,
-                text_blob_name=text_name,
+            rows.append(
+                Page(
+                    document=locked,
+                    number=page.number,
+                    blob_name=name,
+                    width=page.width,
+                    height=page.height,
+                    text_blob_name=text_name,
+                )
             )
-        _record_timing(locked, "prepare", _elapsed_ms(started))
-        document_transition(document=locked, target=S.PROCESSING, expected=S.QUEUED)
+        Page.objects.bulk_create(rows)
+        locked.timings_ms = {**locked.timings_ms, "prepare": _elapsed_ms(started)}
+        document_transition(
+            document=locked, target=S.PROCESSING, expected=S.QUEUED, locked=True, also_save=["timings_ms"]
+        )
     return StepOutcome(ran=True, next_task=INFER)
 
 
@@ -186,45 +201,89 @@ def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
     )
 
 
-def document_infer_finish(*, begun: InferInput, result: EngineResult | EngineError) -> StepOutcome:
-    """Store the engine's answer: PROCESSING → EXTRACTED with the fields, or FAILED with the
-    engine's own error code. A document that moved on meanwhile is left alone."""
+def document_infer_finish(
+    *, begun: InferInput, result: EngineResult | EngineError, today: dt.date | None = None
+) -> StepOutcome:
+    """Store the engine's answer and decide: PROCESSING → EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW
+    in one transaction, or FAILED with the engine's own error code. A document that moved on
+    meanwhile is left alone.
+
+    What ``validate`` and ``decide`` would do next is done here from the result in hand, in the
+    same transaction: no second message, no reading back what was just written. Both state
+    changes are audited as before."""
     if isinstance(result, EngineError):
         document_fail(document=begun.document, code=result.code, message=result.message)
         return StepOutcome(ran=True)
     infer_ms = _elapsed_ms(begun.started)
+    started = time.perf_counter()
+    assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
+    validate_ms = _elapsed_ms(started)
 
     with transaction.atomic():
-        locked = Document.objects.select_for_update().get(pk=begun.document.pk)
-        if locked.status != S.PROCESSING:
+        locked = document_lock(document_id=begun.document.pk)
+        if locked is None or locked.status != S.PROCESSING:
             return SKIPPED
         extraction = Extraction.objects.create(
             document=locked,
             engine_name=result.engine_name,
             engine_version=result.engine_version,
             raw_result=result.to_dict(),
-            checks=[{"name": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
+            checks=_checks_json(assessment),
             timings_ms=result.timings_ms,
+            calibration_version=assessment.calibration_version,
+            validated_at=timezone.now(),
         )
+        assessed_fields = assessment.result.fields
         Field.objects.bulk_create(
             Field(
                 extraction=extraction,
                 name=name,
                 value=f.value,
                 raw_confidence=f.confidence,
+                confidence=assessment.confidences.get(name),
                 page=f.page,
                 bbox=list(f.bbox) if f.bbox is not None else None,
                 source=f.source,
-                valid=f.valid,
+                valid=assessed_fields[name].valid if name in assessed_fields else f.valid,
             )
             for name, f in result.fields.items()
         )
         locked.document_type = result.document_type
-        locked.document_type_confidence = result.document_type_confidence
-        locked.save(update_fields=["document_type", "document_type_confidence", "updated_at"])
-        _record_timing(locked, "infer", infer_ms)
-        document_transition(document=locked, target=S.EXTRACTED, expected=S.PROCESSING)
-    return StepOutcome(ran=True, next_task=VALIDATE)
+        # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
+        locked.document_type_confidence = assessment.result.document_type_confidence
+        locked.timings_ms = {**locked.timings_ms, "infer": infer_ms, "validate": validate_ms}
+        document_transition(
+            document=locked,
+            target=S.EXTRACTED,
+            expected=S.PROCESSING,
+            locked=True,
+            also_save=["document_type", "document_type_confidence", "timings_ms"],
+        )
+        decide_started = time.perf_counter()
+        _decision_store(document=locked, decision=assessment.decision)
+        decide_s = time.perf_counter() - decide_started
+    # the stages still count apart in docintel_stage_seconds, though they are no separate tasks
+    metrics.stage_observe("validate", validate_ms / 1000)
+    metrics.stage_observe("decide", decide_s)
+    return StepOutcome(ran=True)
+
+
+def _checks_json(assessment: Assessment) -> list[dict[str, object]]:
+    return [{"name": c.name, "passed": c.passed, "detail": c.detail} for c in assessment.result.checks]
+
+
+def _decision_store(*, document: Document, decision: Decision) -> None:
+    """EXTRACTED → the decision, with its review task and its webhook, on the caller's locked row."""
+    document.decision = decision.outcome
+    document_transition(
+        document=document, target=decision.outcome, expected=S.EXTRACTED, locked=True, also_save=["decision"]
+    )
+    # in the same transaction: a document is never decided without its review task, nor twice queued
+    review_task_route(
+        document=document, outcome=decision.outcome, reasons=decision.reasons, document_locked=True
+    )
+    # the result goes to the document's callback_url once this commits (outbox row, ids in the message)
+    webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_DECIDED)
 
 
 def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
@@ -247,37 +306,33 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
 def document_validate(*, document_id: str, today: dt.date | None = None) -> StepOutcome:
     started = time.perf_counter()
     with transaction.atomic():
-        document = Document.objects.select_for_update().filter(pk=document_id, status=S.EXTRACTED).first()
-        if document is None:
+        document = document_lock(document_id=document_id)
+        if document is None or document.status != S.EXTRACTED:
             return SKIPPED
         extraction = document.extractions.latest()
         if extraction.validated_at is not None:
             return SKIPPED
         assessment = result_assess(result=EngineResult.from_dict(extraction.raw_result), today=today)
-        for row in extraction.fields.all():
-            assessed = assessment.result.fields.get(row.name)
-            if assessed is None:
-                continue
-            row.valid = assessed.valid
+        rows = [row for row in extraction.fields.all() if row.name in assessment.result.fields]
+        for row in rows:
+            row.valid = assessment.result.fields[row.name].valid
             row.confidence = assessment.confidences[row.name]
-            row.save(update_fields=["valid", "confidence"])
-        extraction.checks = [
-            {"name": c.name, "passed": c.passed, "detail": c.detail} for c in assessment.result.checks
-        ]
+        Field.objects.bulk_update(rows, ["valid", "confidence"])
+        extraction.checks = _checks_json(assessment)
         extraction.calibration_version = assessment.calibration_version
         extraction.validated_at = timezone.now()
         extraction.save(update_fields=["checks", "calibration_version", "validated_at"])
         # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
         document.document_type_confidence = assessment.result.document_type_confidence
-        document.save(update_fields=["document_type_confidence", "updated_at"])
-        _record_timing(document, "validate", _elapsed_ms(started))
+        document.timings_ms = {**document.timings_ms, "validate": _elapsed_ms(started)}
+        document.save(update_fields=["document_type_confidence", "timings_ms", "updated_at"])
     return StepOutcome(ran=True, next_task=DECIDE)
 
 
 def document_decide(*, document_id: str) -> StepOutcome:
     with transaction.atomic():
-        document = Document.objects.select_for_update().filter(pk=document_id, status=S.EXTRACTED).first()
-        if document is None:
+        document = document_lock(document_id=document_id)
+        if document is None or document.status != S.EXTRACTED:
             return SKIPPED
         extraction = document.extractions.latest()
         if extraction.validated_at is None:
@@ -293,13 +348,7 @@ def document_decide(*, document_id: str) -> StepOutcome:
             min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
             min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
         )
-        document.decision = decision.outcome
-        document.save(update_fields=["decision", "updated_at"])
-        document = document_transition(document=document, target=decision.outcome, expected=S.EXTRACTED)
-        # in the same transaction: a document is never decided without its review task, nor twice queued
-        review_task_route(document=document, outcome=decision.outcome, reasons=decision.reasons)
-        # the result goes to the document's callback_url once this commits (outbox row, ids in the message)
-        webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_DECIDED)
+        _decision_store(document=document, decision=decision)
     return StepOutcome(ran=True)
 
 

@@ -15,7 +15,7 @@ from apps.audit.services import audit_record
 from apps.documents import blobs, error_codes
 from apps.documents.filetypes import file_facts, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
-from apps.documents.state import document_transition
+from apps.documents.state import document_lock, document_transition
 from apps.extraction.schemas import DOCUMENT_TYPES
 from apps.observability.metrics import stage_timed
 from apps.tenants.models import Tenant
@@ -86,10 +86,11 @@ def upload_validate(content: bytes, document_type_hint: str = "") -> str:
     return mime_type
 
 
-def document_enqueue(*, document: Document) -> Document:
-    """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits."""
+def document_enqueue(*, document: Document, locked: bool = False) -> Document:
+    """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits.
+    ``locked``: as in :func:`document_transition`."""
     document = document_transition(
-        document=document, target=DocumentStatus.QUEUED, expected=DocumentStatus.RECEIVED
+        document=document, target=DocumentStatus.QUEUED, expected=DocumentStatus.RECEIVED, locked=locked
     )
     document_id = str(document.pk)
     transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
@@ -152,7 +153,8 @@ def document_upload(
                 object_id=str(document.pk),
                 data={"sha256": sha256, "mime_type": mime_type, "size_bytes": len(content)},
             )
-            document = document_enqueue(document=document)
+            # the row this transaction just inserted: nobody else can see it, let alone lock it
+            document = document_enqueue(document=document, locked=True)
     except IntegrityError:
         # A concurrent upload of the same bytes won the unique (tenant, sha256) race.
         blobs.blob_delete(name=blob_name)
@@ -165,7 +167,9 @@ def document_fail(*, document: Document, code: str, message: str) -> Document:
     from apps.documents.state import IN_FLIGHT
 
     with transaction.atomic():
-        locked = Document.objects.select_for_update().get(pk=document.pk)
+        locked = document_lock(document_id=document.pk)
+        if locked is None:
+            raise Document.DoesNotExist(f"document {document.pk} does not exist")
         if locked.status not in IN_FLIGHT:
             return locked
         failed = document_transition(
@@ -174,6 +178,7 @@ def document_fail(*, document: Document, code: str, message: str) -> Document:
             error_code=code,
             error_message=message,
             expected=locked.status,
+            locked=True,
         )
         # a document that can no longer be decided tells its callback_url so (once this commits)
         webhook_document_event(document=failed, event=WebhookEvent.DOCUMENT_FAILED)

@@ -6,6 +6,9 @@ and ``FAILED`` (with an error code) from any step before a decision. Anything el
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterable
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -43,6 +46,17 @@ def can_transition(source: str, target: str) -> bool:
     return target in ALLOWED_TRANSITIONS.get(source, frozenset())
 
 
+def document_lock(*, document_id: uuid.UUID | str) -> Document | None:
+    """The document's row, locked until the caller's transaction ends (None when it does not
+    exist), with its tenant: what :func:`document_transition` takes as ``locked=True``."""
+    return (
+        Document.objects.select_for_update(of=("self",))
+        .select_related("tenant")
+        .filter(pk=document_id)
+        .first()
+    )
+
+
 def document_transition(
     *,
     document: Document,
@@ -51,12 +65,18 @@ def document_transition(
     error_code: str = "",
     error_message: str = "",
     expected: str | None = None,
+    locked: bool = False,
+    also_save: Iterable[str] = (),
 ) -> Document:
     """Move ``document`` to ``target`` under a row lock, and audit it.
 
     ``expected`` makes the call conditional: when the locked row is not in that state any more
     (another worker got there first), the transition is skipped and the fresh row is returned,
     which is what makes re-delivered tasks no-ops.
+
+    ``locked=True`` says ``document`` is the row the caller locked in its current transaction
+    (:func:`document_lock`, or a row it inserted) and has kept up to date since: it is not read
+    again. ``also_save`` names fields the caller changed on it, written in the same UPDATE.
     """
     if not transaction.get_connection().in_atomic_block:
         with transaction.atomic():
@@ -67,37 +87,42 @@ def document_transition(
                 error_code=error_code,
                 error_message=error_message,
                 expected=expected,
+                locked=locked,
+                also_save=also_save,
             )
     # Inside the caller's transaction, without a savepoint of its own: two savepoint round trips per
     # state change were a measurable share of a cheap pipeline step (bench/pipeline.py), and an
     # illegal transition is refused before anything is written.
-    locked = Document.objects.select_for_update(of=("self",)).select_related("tenant").get(pk=document.pk)
-    if expected is not None and locked.status != expected:
-        return locked
-    if not can_transition(locked.status, target):
-        raise IllegalTransitionError(locked.pk, locked.status, target)
-    source = locked.status
-    locked.status = target
-    locked.status_changed_at = timezone.now()
+    if locked:
+        row = document
+    else:
+        row = Document.objects.select_for_update(of=("self",)).select_related("tenant").get(pk=document.pk)
+    if expected is not None and row.status != expected:
+        return row
+    if not can_transition(row.status, target):
+        raise IllegalTransitionError(row.pk, row.status, target)
+    source = row.status
+    row.status = target
+    row.status_changed_at = timezone.now()
     if target == S.FAILED:
-        locked.error_code = error_code or "internal_error"
-        locked.error_message = error_message
-    locked.save(update_fields=["status", "status_changed_at", "error_code", "error_message", "updated_at"])
+        row.error_code = error_code or "internal_error"
+        row.error_message = error_message
+    fields = {"status", "status_changed_at", "error_code", "error_message", "updated_at", *also_save}
+    row.save(update_fields=sorted(fields))
     audit_record(
-        tenant=locked.tenant,
+        tenant=row.tenant,
         actor=actor,
         action="document.status_changed",
         object_type="document",
-        object_id=str(locked.pk),
+        object_id=str(row.pk),
         data={
             "from": source,
             "to": target,
-            **({"error_code": locked.error_code} if target == S.FAILED else {}),
+            **({"error_code": row.error_code} if target == S.FAILED else {}),
         },
     )
+    created_at, failed_code = row.created_at, row.error_code
     transaction.on_commit(
-        lambda: document_transitioned(
-            target=target, created_at=locked.created_at, error_code=locked.error_code
-        )
+        lambda: document_transitioned(target=target, created_at=created_at, error_code=failed_code)
     )
-    return locked
+    return row

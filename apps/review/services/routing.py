@@ -39,9 +39,19 @@ def review_queue_for(*, tenant: Tenant, document_type: str, kind: str) -> Review
 
 
 def review_task_route(
-    *, document: Document, outcome: str, reasons: Sequence[str], now: dt.datetime | None = None
+    *,
+    document: Document,
+    outcome: str,
+    reasons: Sequence[str],
+    now: dt.datetime | None = None,
+    document_locked: bool = False,
 ) -> ReviewTask | None:
-    """The task a just-decided document needs, created once; None when it needs none."""
+    """The task a just-decided document needs, created once; None when it needs none.
+
+    ``document_locked``: the caller holds the document's row lock in this transaction, as the
+    pipeline's decision does. Tasks are created only here and only under that lock, so the check
+    below cannot race with another insert and the insert needs no savepoint to fall back on.
+    """
     if outcome == NEEDS_REVIEW:
         kind = TaskKind.REVIEW
     elif outcome == AUTO_APPROVED:
@@ -57,21 +67,24 @@ def review_task_route(
             return None
         reasons = ["sampled for quality audit"]
     now = now or timezone.now()
-    try:
-        with transaction.atomic():
-            task = ReviewTask.objects.create(
-                tenant=document.tenant,
-                document=document,
-                queue=queue,
-                kind=kind,
-                document_type=document.document_type,
-                reasons=list(reasons),
-                priority=queue.priority
-                + (QUALITY_AUDIT_PRIORITY_OFFSET if kind == TaskKind.QUALITY_AUDIT else 0),
-                due_at=now + queue.sla,
-            )
-    except IntegrityError:
-        return ReviewTask.objects.get(document=document, kind=kind)
+    task = ReviewTask(
+        tenant=document.tenant,
+        document=document,
+        queue=queue,
+        kind=kind,
+        document_type=document.document_type,
+        reasons=list(reasons),
+        priority=queue.priority + (QUALITY_AUDIT_PRIORITY_OFFSET if kind == TaskKind.QUALITY_AUDIT else 0),
+        due_at=now + queue.sla,
+    )
+    if document_locked:
+        task.save(force_insert=True)
+    else:
+        try:
+            with transaction.atomic():
+                task.save(force_insert=True)
+        except IntegrityError:
+            return ReviewTask.objects.get(document=document, kind=kind)
     audit_record(
         tenant=document.tenant,
         actor=None,

@@ -1,5 +1,8 @@
+import contextlib
+
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from apps.audit.models import AuditEvent, AuditEventImmutableError
 from apps.audit.services import audit_chain_verify, audit_record
@@ -51,3 +54,74 @@ def test_events_cannot_be_changed_or_deleted_through_the_model():
     with pytest.raises(AuditEventImmutableError):
         event.delete()
     assert AuditEvent.objects.get(pk=event.pk).action == "test.0"
+
+
+def _record(n: int):
+    return audit_record(tenant=None, actor=None, action=f"test.{n}", object_type="thing", object_id=str(n))
+
+
+def _chain_lock_queries(captured) -> int:
+    return sum("pg_advisory_xact_lock" in q["sql"] for q in captured.captured_queries)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_appends_in_one_transaction_take_the_chain_lock_once():
+    """GIVEN one transaction WHEN it appends three events THEN the chain's lock is taken and its
+    head read once; the second and third extend the event the transaction wrote itself."""
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        first, second, third = (_record(i) for i in range(3))
+    sqls = [q["sql"] for q in captured.captured_queries]
+    assert _chain_lock_queries(captured) == 1
+    assert sum(s.startswith("SELECT") and "audit_auditevent" in s for s in sqls) == 1  # the head
+    assert sum(s.startswith("INSERT") for s in sqls) == 3
+    assert second.prev_hash == first.hash and third.prev_hash == second.hash
+    assert audit_chain_verify().ok
+
+
+def test_an_event_rolled_back_with_its_savepoint_is_not_the_head():
+    """GIVEN an event appended inside a savepoint that is rolled back WHEN the transaction appends
+    another THEN that one extends the event before the savepoint, and the chain verifies."""
+    with transaction.atomic():
+        kept = _record(1)
+        with contextlib.suppress(RuntimeError), transaction.atomic():
+            _record(2)
+            raise RuntimeError("rolled back")
+        after = _record(3)
+    assert after.prev_hash == kept.hash
+    assert audit_chain_verify().ok and AuditEvent.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_first_append_rolled_back_with_its_savepoint_takes_the_lock_again():
+    """GIVEN the transaction's first append (and with it the chain's lock) rolled back with its
+    savepoint WHEN the transaction appends again THEN it takes the lock and reads the head afresh."""
+    before = _record(0)
+    with transaction.atomic():
+        with contextlib.suppress(RuntimeError), transaction.atomic():
+            _record(1)
+            raise RuntimeError("rolled back")
+        with CaptureQueriesContext(connection) as captured:
+            after = _record(2)
+    assert _chain_lock_queries(captured) == 1
+    assert after.prev_hash == before.hash and audit_chain_verify().ok
+
+
+def test_an_event_of_a_released_savepoint_stays_the_head():
+    with transaction.atomic():
+        with transaction.atomic():
+            inner = _record(1)
+        with CaptureQueriesContext(connection) as captured:
+            after = _record(2)
+    assert _chain_lock_queries(captured) == 0 and after.prev_hash == inner.hash
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_transaction_leaves_no_head_behind():
+    """GIVEN a transaction whose events were rolled back WHEN the next transaction appends THEN it
+    reads the head from the table, not the rolled-back event."""
+    before = _record(0)
+    with contextlib.suppress(RuntimeError), transaction.atomic():
+        _record(1)
+        raise RuntimeError("rolled back")
+    after = _record(2)
+    assert after.prev_hash == before.hash and audit_chain_verify().ok

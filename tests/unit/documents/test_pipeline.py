@@ -2,15 +2,21 @@
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 
-from apps.documents.models import Document
+from apps.audit.models import AuditEvent
+from apps.audit.services import audit_chain_verify
+from apps.documents.models import Document, Extraction, Field
 from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import (
+    DECIDE,
     INFER,
     PREPARE,
+    VALIDATE,
+    StepOutcome,
     document_decide,
     document_infer,
     document_prepare,
@@ -18,11 +24,15 @@ from apps.documents.pipeline import (
     documents_reconcile,
 )
 from apps.documents.services import document_upload
+from apps.documents.state import document_transition
 from apps.extraction.readers import LocalReader
+from apps.review.models import ReviewTask
+from engines.types import Check, EngineResult, FieldResult
 from tests.conftest import REALDATA
 
 pytestmark = pytest.mark.django_db
 ICAO_PASSPORT = REALDATA / "id_specimens" / "mrzdocs_passports_ICAO_Example.png"
+SAMPLES = Path(__file__).resolve().parents[3] / "samples"
 
 
 def _upload(tenant, content: bytes, name: str = "doc.png") -> Document:
@@ -116,3 +126,125 @@ def test_reconciler_re_enqueues_recent_documents_when_the_broker_lost_its_messag
     document = _upload(tenant, b"\x89PNG\r\n\x1a\n" + b"\x04" * 64)
     actions = documents_reconcile(now=timezone.now() + dt.timedelta(seconds=1), messages_lost=True)
     assert actions == [(str(document.pk), PREPARE)]
+
+
+class FixedReader:
+    """The engine's side of the contract, answered without an engine: a passport read from its MRZ.
+    (The engine is a separate process in production; its own tests live in tests/unit/engines.)"""
+
+    def read_document(self, pages, *, document_type_hint=None, text_layer=None):
+        mrz = {"page": 1, "bbox": None, "source": "mrz"}
+        return EngineResult(
+            document_type="passport",
+            document_type_confidence=0.97,
+            pages=len(pages),
+            fields={
+                "document_number": FieldResult("L898902C3", 0.99, valid=True, **mrz),
+                "surname": FieldResult("ERIKSSON", 0.95, **mrz),
+                "given_names": FieldResult("ANNA MARIA", 0.95, **mrz),
+                "date_of_birth": FieldResult("1974-08-12", 0.99, valid=True, **mrz),
+                "date_of_expiry": FieldResult("2012-04-15", 0.99, valid=True, **mrz),
+                "sex": FieldResult("Q", 0.9, **mrz),  # no such sex: the business rules say invalid
+            },
+            checks=[Check("mrz_check_digits", True)],
+            engine_name="fixed",
+            engine_version="1",
+        )
+
+
+def _sample_upload(tenant, seed: int) -> Document:
+    content = (SAMPLES / "00000-passport.jpg").read_bytes() + bytes([seed])  # other bytes, same image
+    return _upload(tenant, content, "passport.jpg")
+
+
+def test_infer_validates_and_decides_in_the_same_step_and_audits_both_transitions(tenant):
+    """GIVEN a prepared document WHEN the infer step stores the engine's result THEN the document
+    is decided in that step (nothing left for a validate or decide message), its fields carry
+    calibrated confidences and settled validity, its checks include the business checks, and the
+    audit trail holds PROCESSING → EXTRACTED and EXTRACTED → the decision, as with separate steps."""
+    document = _sample_upload(tenant, 1)
+    document_id = str(document.pk)
+    document_prepare(document_id=document_id)
+    outcome = document_infer(document_id=document_id, reader=FixedReader())
+    assert outcome == StepOutcome(ran=True, next_task=None)
+    document.refresh_from_db()
+    assert document.status == S.NEEDS_REVIEW == document.decision  # expired in 2012
+    extraction = document.extractions.get()
+    assert extraction.validated_at is not None and extraction.calibration_version
+    assert "document_not_expired" in {c["name"] for c in extraction.checks}
+    fields = {f.name: f for f in extraction.fields.all()}
+    assert all(f.confidence is not None for f in fields.values())
+    assert fields["sex"].valid is False and fields["sex"].raw_confidence == 0.9
+    assert {"prepare", "infer", "validate"} <= set(document.timings_ms)
+    moves = [
+        (e.data["from"], e.data["to"])
+        for e in AuditEvent.objects.filter(object_id=document_id, action="document.status_changed").order_by(
+            "id"
+        )
+    ]
+    assert moves == [
+        ("received", "queued"),
+        ("queued", "processing"),
+        ("processing", "extracted"),
+        ("extracted", "needs_review"),
+    ]
+    assert ReviewTask.objects.filter(document=document).count() == 1
+    assert audit_chain_verify().ok
+    # a redelivered infer, validate or decide message finds the document decided and does nothing
+    assert not document_infer(document_id=document_id, reader=FixedReader()).ran
+    assert not document_validate(document_id=document_id).ran
+    assert not document_decide(document_id=document_id).ran
+    assert AuditEvent.objects.filter(object_id=document_id).count() == 5  # 4 moves and the upload
+
+
+def test_validate_and_decide_still_finish_a_document_found_extracted(tenant):
+    """GIVEN a document left in EXTRACTED with an unvalidated extraction (an older worker stored it)
+    WHEN the reconciler's validate and decide run THEN it ends with the decision the one-step path
+    takes, its fields calibrated."""
+    document = _sample_upload(tenant, 2)
+    document_id = str(document.pk)
+    document_prepare(document_id=document_id)
+    result = FixedReader().read_document([b""])
+    extraction = Extraction.objects.create(
+        document=document, engine_name="fixed", engine_version="1", raw_result=result.to_dict()
+    )
+    Field.objects.bulk_create(
+        Field(extraction=extraction, name=n, value=f.value, raw_confidence=f.confidence, source=f.source)
+        for n, f in result.fields.items()
+    )
+    document_transition(document=document, target=S.EXTRACTED)
+    assert documents_reconcile(now=timezone.now() + dt.timedelta(seconds=1), messages_lost=True) == [
+        (document_id, VALIDATE)
+    ]
+    assert document_validate(document_id=document_id).next_task == DECIDE
+    assert document_decide(document_id=document_id).ran
+    document.refresh_from_db()
+    assert document.status == S.NEEDS_REVIEW
+    assert all(f.confidence is not None for f in extraction.fields.all())
+    assert audit_chain_verify().ok
+
+
+@pytest.mark.django_db(transaction=True)  # each step commits, as in production
+def test_each_step_stays_within_its_query_budget(tenant, django_assert_max_num_queries):
+    """GIVEN a tenant whose default review queue exists WHEN a document goes through upload,
+    prepare and infer THEN each step issues no more queries than budgeted: the CPU a document costs
+    is mostly the ORM's, so a regression here shows as a failure (bench/queries.py prints them)."""
+    first = _sample_upload(tenant, 3)  # creates the tenant's default review queue
+    document_prepare(document_id=str(first.pk))
+    document_infer(document_id=str(first.pk), reader=FixedReader())
+
+    content = (SAMPLES / "00000-passport.jpg").read_bytes() + b"\x04"
+    # upload: dedup SELECT; BEGIN, INSERT, 2 audit events (one chain lock and head), UPDATE, COMMIT
+    with django_assert_max_num_queries(9):
+        document = document_upload(tenant=tenant, content=content, original_name="p.jpg", uploaded_by=None)
+    document_id = str(document.document.pk)
+    # prepare: UPDATE … RETURNING; BEGIN, lock, DELETE + INSERT pages, UPDATE, audit (lock, head,
+    # INSERT), COMMIT
+    with django_assert_max_num_queries(10):
+        document_prepare(document_id=document_id)
+    # infer: UPDATE … RETURNING, pages; BEGIN, lock, extraction, fields, UPDATE, audit (lock, head,
+    # INSERT); decision UPDATE + audit INSERT; review task (existing?, queues, INSERT, audit INSERT);
+    # callback?; COMMIT
+    with django_assert_max_num_queries(18):
+        document_infer(document_id=document_id, reader=FixedReader())
+    assert Document.objects.get(pk=document_id).status == S.NEEDS_REVIEW
