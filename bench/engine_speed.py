@@ -63,14 +63,14 @@ def main(argv: list[str] | None = None) -> int:
             layers = [p.text_layer for p in pages]
             wall, cpu = time.perf_counter(), time.process_time()
             try:
-                read_document([p.image_png for p in pages], text_layer=layers if any(layers) else None)
+                read_document([p.image for p in pages], text_layer=layers if any(layers) else None)
             except EngineError:
                 continue
             engine_wall.append((time.perf_counter() - wall) / len(pages))
             engine_cpu.append((time.process_time() - cpu) / len(pages))
             wall = time.perf_counter()
             for page in pages:
-                ocr.read_page(decode_image(page.image_png))
+                ocr.read_page(decode_image(page.image))
             baseline_wall.append((time.perf_counter() - wall) / len(pages))
     if not engine_wall:
         print("no readable documents")

@@ -1,9 +1,10 @@
 """Turning an uploaded file into page images the engines read (ARCHITECTURE §1, "prepare").
 
-PDF pages are rendered with PDFium, and a digital page's text layer is kept as lines with boxes
-(the engine reads it instead of running OCR: exact text, no recognition errors, a fraction of the
-time); images are decoded, turned upright from their EXIF orientation, limited in size, and
-re-encoded as PNG so that every engine sees the same pixels in-process or behind Triton.
+PDF pages are rendered with PDFium in a sandboxed child (workers.pdf_render, workers.pdf_sandbox),
+a digital page's text layer kept as lines with boxes; images are decoded at reduced scale where
+the page needs fewer pixels, turned upright from their EXIF orientation, limited in size, and
+re-encoded (workers.pdf_render.encode_page) so that every engine sees the same bytes in-process or
+behind Triton.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from PIL import Image, ImageOps
 
 from engines.types import EngineError
 from workers.pdf_guard import PDFIUM_LOCK, pdf_nesting_check, pdf_streams_check
-from workers.pdf_render import PreparedPage, RenderOptions, encode_png, render_pages
+from workers.pdf_render import PreparedPage, RenderOptions, encode_page, render_pages
 from workers.pdf_sandbox import SandboxLimits, render_pages_sandboxed
 
 
@@ -70,7 +71,7 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
                     image.draft("RGB", _fitted_size(image.size, limits.max_side))
                 upright = _fit(ImageOps.exif_transpose(image), limits.max_side)
                 upright.load()
-                pages.append(PreparedPage(index + 1, encode_png(upright), upright.width, upright.height))
+                pages.append(PreparedPage(index + 1, encode_page(upright), upright.width, upright.height))
             return pages
     except Image.DecompressionBombError as exc:
         raise EngineError("image_too_large", "the image has more pixels than the limit allows") from exc

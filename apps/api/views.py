@@ -46,8 +46,9 @@ from apps.batches.models import Batch
 from apps.batches.selectors import batch_get, batch_items, batch_status_counts, batches_of_tenant
 from apps.documents import blobs
 from apps.documents.filetypes import SUPPORTED_MIME_TYPES
+from apps.documents.images import page_image_type
 from apps.documents.models import Document
-from apps.documents.selectors import document_page_png, document_result_get
+from apps.documents.selectors import document_page_image, document_result_get
 from apps.tenants.models import Tenant
 
 # Downloads hold personal data: only this caller may see them, and nothing may keep a copy.
@@ -301,16 +302,22 @@ class DocumentPageApi(GenericAPIView):
 
     @extend_schema(
         operation_id="documents_page",
-        summary="A page image (PNG) as the engine read it; pages are numbered from 1",
-        responses={(200, "image/png"): OpenApiTypes.BINARY, **errors()},
+        summary="A page image (JPEG; PNG for older documents) as the engine read it; pages are "
+        "numbered from 1",
+        responses={
+            (200, "image/jpeg"): OpenApiTypes.BINARY,
+            (200, "image/png"): OpenApiTypes.BINARY,
+            **errors(),
+        },
     )
     def get(self, request: Request, document_id: Any, number: int) -> HttpResponse:
         document = _document_or_404(tenant_of(request), document_id)
-        png = document_page_png(document=document, number=number)
-        if png is None:
+        image = document_page_image(document=document, number=number)
+        if image is None:
             raise ApiError(404, "not_found", "no such page (yet)")
-        response = HttpResponse(png, content_type="image/png")
-        response["Content-Disposition"] = content_disposition_header(True, f"page-{number}.png")
+        mime_type, extension = page_image_type(image)
+        response = HttpResponse(image, content_type=mime_type)
+        response["Content-Disposition"] = content_disposition_header(True, f"page-{number}.{extension}")
         response["Cache-Control"] = PRIVATE
         return response
 

@@ -14,6 +14,14 @@ from collections.abc import Sequence
 from PIL import Image
 
 
+def page_image_type(image: bytes) -> tuple[str, str]:
+    """(MIME type, file extension) of a stored page image, from its bytes: pages are JPEG, and
+    PNG where they were prepared before pages became JPEG."""
+    if image.startswith(b"\x89PNG"):
+        return "image/png", "png"
+    return "image/jpeg", "jpg"
+
+
 class InvalidBoxError(ValueError):
     """Not four finite numbers describing a non-empty region of the page."""
 

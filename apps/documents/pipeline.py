@@ -137,7 +137,7 @@ def document_prepare(*, document_id: str) -> StepOutcome:
         rows = []
         for page in pages:
             name = blobs.page_blob_name(str(locked.pk), page.number)
-            blobs.blob_write(document=locked, name=name, plaintext=page.image_png)
+            blobs.blob_write(document=locked, name=name, plaintext=page.image)
             text_name = ""
             if page.text_layer:
                 text_name = blobs.text_layer_blob_name(str(locked.pk), page.number)

@@ -57,8 +57,9 @@ def documents_get_many_for_user(*, user: User | AnonymousUser, document_ids: lis
     return list(documents_visible_to(user=user).filter(pk__in=valid))
 
 
-def document_page_png(*, document: Document, number: int) -> bytes | None:
-    """The decrypted page image (PNG) of a document the caller was already authorised for; None
+def document_page_image(*, document: Document, number: int) -> bytes | None:
+    """The decrypted page image (JPEG; PNG for pages prepared before 2026-12) of a document the
+    caller was already authorised for (``page_image_type`` names its format); None
     when the page does not exist (not prepared yet, or past the last page)."""
     page = Page.objects.filter(document=document, number=number).first()
     if page is None:

@@ -171,7 +171,7 @@ def _read_one(path: Path, spec: dict[str, Any], reader: DocumentReader, cache_di
         pages = len(prepared)
         text_layer = [p.text_layer for p in prepared]
         result = reader.read_document(
-            [p.image_png for p in prepared], text_layer=text_layer if any(text_layer) else None
+            [p.image for p in prepared], text_layer=text_layer if any(text_layer) else None
         )
     except EngineError as exc:
         error = exc.code
@@ -182,8 +182,9 @@ def _read_one(path: Path, spec: dict[str, Any], reader: DocumentReader, cache_di
 
 def _cache_file(cache_dir: Path, key: str) -> Path:
     from engines import ENGINE_NAME, ENGINE_VERSION
+    from workers.pdf_render import PAGE_ENCODING
 
-    return cache_dir / f"{ENGINE_NAME}-{ENGINE_VERSION}" / f"{key}.json"
+    return cache_dir / f"{ENGINE_NAME}-{ENGINE_VERSION}-{PAGE_ENCODING}" / f"{key}.json"
 
 
 def _cache_get(cache_dir: Path | None, key: str) -> tuple[EngineResult | None, str | None, float, int] | None:

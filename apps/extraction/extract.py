@@ -65,7 +65,7 @@ def extract_file(
         started = time.perf_counter()
         text_layer = [p.text_layer for p in pages]
         result = reader.read_document(
-            [p.image_png for p in pages],
+            [p.image for p in pages],
             document_type_hint=document_type_hint,
             text_layer=text_layer if any(text_layer) else None,
         )

@@ -20,13 +20,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.documents import error_codes as document_errors
-from apps.documents.images import InvalidBoxError, box_parse, png_crop
+from apps.documents.images import InvalidBoxError, box_parse, page_image_type, png_crop
 from apps.documents.models import Document
 from apps.documents.selectors import (
     document_audit_history,
     document_field_get,
     document_get_for_user,
-    document_page_png,
+    document_page_image,
     document_result_get,
     documents_filtered,
     documents_get_many_for_user,
@@ -302,17 +302,17 @@ def page_image(request: HttpRequest, document_id: str, number: int) -> HttpRespo
     """A page image, decrypted for a member of the document's tenant. Anonymous callers get 404
     like everyone else who may not see it, rather than a login redirect that confirms it exists."""
     document = document_get_for_user(user=request.user, document_id=document_id)
-    png = document_page_png(document=document, number=number) if document is not None else None
-    if png is None:
+    image = document_page_image(document=document, number=number) if document is not None else None
+    if image is None:
         raise Http404("No such page")
-    return _private_png(png)
+    return _private_image(image, page_image_type(image)[0])
 
 
 @require_GET
 def page_crop(request: HttpRequest, document_id: str, number: int) -> HttpResponse:
     """``?box=x0,y0,x1,y1`` (page fractions) → that region of the page, padded a little."""
     document = document_get_for_user(user=request.user, document_id=document_id)
-    png = document_page_png(document=document, number=number) if document is not None else None
+    png = document_page_image(document=document, number=number) if document is not None else None
     if png is None:
         raise Http404("No such page")
     try:
@@ -329,7 +329,7 @@ def field_crop(request: HttpRequest, document_id: str, name: str) -> HttpRespons
     field = document_field_get(document=document, name=name) if document is not None else None
     if document is None or field is None or not field.bbox:
         raise Http404("No such field box")
-    png = document_page_png(document=document, number=field.page)
+    png = document_page_image(document=document, number=field.page)
     if png is None:
         raise Http404("No such page")
     try:
@@ -339,7 +339,11 @@ def field_crop(request: HttpRequest, document_id: str, name: str) -> HttpRespons
 
 
 def _private_png(png: bytes) -> HttpResponse:
-    response = HttpResponse(png, content_type="image/png")
+    return _private_image(png, "image/png")
+
+
+def _private_image(image: bytes, mime_type: str) -> HttpResponse:
+    response = HttpResponse(image, content_type=mime_type)
     response["Cache-Control"] = _PRIVATE
     response["Content-Disposition"] = "inline"
     response["Vary"] = "Cookie"

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.documents.images import InvalidBoxError, box_check, png_crop
 from apps.documents.models import DocumentStatus
-from apps.documents.selectors import document_field_get, document_page_png
+from apps.documents.selectors import document_field_get, document_page_image
 from apps.ingestion.presentation import check_groups, status_label
 from apps.review import charts
 from apps.review.dashboard import Dashboard, dashboard_get
@@ -484,7 +484,7 @@ def field_crop(request: HttpRequest, task_id: str, name: str) -> HttpResponse:
     task = _task(request, task_id)
     field = document_field_get(document=task.document, name=name)
     bbox = field.bbox if field is not None else None
-    png = document_page_png(document=task.document, number=field.page) if field and bbox else None
+    png = document_page_image(document=task.document, number=field.page) if field and bbox else None
     if not bbox or png is None:
         raise Http404("No such field box")
     try:

@@ -135,10 +135,11 @@ def test_list_filters_by_status_type_and_date_with_a_cursor(api, tenant):
 def test_pages_and_the_original_are_downloadable_by_the_owner_only(api, other_api, tenant):
     document = make_read_document(tenant)
     page = api.get(f"/api/v1/documents/{document.pk}/pages/1")
-    assert (
+    assert (  # a page stored before pages became JPEG keeps its format
         page.status_code == 200
         and page["Content-Type"] == "image/png"
         and page.content.startswith(b"\x89PNG")
+        and page["Content-Disposition"] == 'attachment; filename="page-1.png"'
     )
     assert "no-store" in page["Cache-Control"]
     assert api.get(f"/api/v1/documents/{document.pk}/pages/2").status_code == 404
@@ -150,3 +151,19 @@ def test_pages_and_the_original_are_downloadable_by_the_owner_only(api, other_ap
         other = other_api.get(f"/api/v1/documents/{path}")
         assert other.status_code == 404 and other.json()["code"] == "not_found", path
     assert other_api.get("/api/v1/documents").json()["results"] == []
+
+
+def test_a_jpeg_page_is_served_as_jpeg(api, tenant):
+    from apps.documents import blobs
+    from apps.documents.models import Page
+    from workers.preprocessing import prepare_pages
+
+    document = make_read_document(tenant)
+    (prepared,) = prepare_pages(png_bytes(40), "image/png")
+    page = Page.objects.get(document=document, number=1)
+    blobs.blob_write(document=document, name=page.blob_name, plaintext=prepared.image)
+    response = api.get(f"/api/v1/documents/{document.pk}/pages/1")
+    assert response.status_code == 200 and response["Content-Type"] == "image/jpeg"
+    assert response.content == prepared.image
+    assert response["Content-Disposition"] == 'attachment; filename="page-1.jpg"'
+

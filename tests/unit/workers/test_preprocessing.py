@@ -22,10 +22,10 @@ def _pdf(pages: int) -> bytes:
     return buffer.getvalue()
 
 
-def test_an_image_becomes_one_png_page():
+def test_an_image_becomes_one_jpeg_page():
     (page,) = prepare_pages(_image(fmt="JPEG"), "image/jpeg")
     assert page.number == 1 and (page.width, page.height) == (300, 200)
-    assert page.image_png.startswith(b"\x89PNG")
+    assert page.image.startswith(b"\xff\xd8\xff")  # JPEG (workers.pdf_render.encode_page)
 
 
 def test_every_pdf_page_is_rendered_in_order():

@@ -38,8 +38,8 @@ def test_a_large_jpeg_is_decoded_at_reduced_scale_for_a_small_page(draft_scales)
     (page,) = prepare_pages(_jpeg((4000, 3000)), "image/jpeg", PageLimits(max_side=1000))
     assert (page.width, page.height) == (1000, 750)
     assert draft_scales and max(draft_scales[0]) <= 2000
-    with Image.open(io.BytesIO(page.image_png)) as image:
-        assert image.format == "PNG" and image.size == (1000, 750)
+    with Image.open(io.BytesIO(page.image)) as image:
+        assert image.format == "JPEG" and image.size == (1000, 750)
 
 
 def test_a_jpeg_smaller_than_twice_the_page_is_decoded_whole(draft_scales) -> None:
