@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent
@@ -63,6 +67,23 @@ class _ChainHead:
         pass
 
 
+class _Pending:
+    """An event recorded inside :func:`audit_batch`, waiting among the commit hooks for the batch's
+    end (so an event of a rolled-back savepoint disappears with it). Calling it does nothing."""
+
+    __slots__ = ("event", "written")
+
+    def __init__(self, event: AuditEvent) -> None:
+        self.event = event
+        self.written = False
+
+    def __call__(self) -> None:
+        pass
+
+
+_batch_depth: ContextVar[int] = ContextVar("audit_batch_depth", default=0)
+
+
 def _chain_head_held() -> str | None:
     """The hash of the newest event this transaction appended and still holds, else None."""
     for entry in reversed(connection.run_on_commit):  # (savepoint ids, hook, robust)
@@ -70,6 +91,52 @@ def _chain_head_held() -> str | None:
         if isinstance(hook, _ChainHead):
             return hook.hash
     return None
+
+
+def _chain_head() -> str:
+    """The hash to extend: this transaction's own last event, else (under the chain's lock, held
+    until the transaction ends) the newest stored one."""
+    prev_hash = _chain_head_held()
+    if prev_hash is None:
+        _lock_chain()
+        last = AuditEvent.objects.order_by("-id").only("hash").first()
+        prev_hash = last.hash if last else GENESIS_HASH
+    return prev_hash
+
+
+@contextmanager
+def audit_batch() -> Iterator[None]:
+    """Append the events recorded inside the block when the block ends, all together: one chain
+    lock, one head read and one INSERT, and the lock (which serialises every writer of the chain)
+    held only from there to the commit. Use it inside the transaction, around its work; an event
+    recorded in a savepoint that was rolled back is not appended, and nothing is when the block
+    raises. Until then ``audit_record`` returns the events without id and hash."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("audit_batch() belongs inside the transaction it audits")
+    token = _batch_depth.set(_batch_depth.get() + 1)
+    try:
+        yield
+    finally:
+        _batch_depth.reset(token)
+    if _batch_depth.get() == 0:
+        _batch_flush()
+
+
+def _batch_flush() -> None:
+    pending = [
+        entry[1]
+        for entry in connection.run_on_commit
+        if isinstance(entry[1], _Pending) and not entry[1].written
+    ]
+    if not pending:
+        return
+    prev_hash = _chain_head()
+    for item in pending:
+        item.event.prev_hash = prev_hash
+        item.event.hash = prev_hash = _event_hash(prev_hash=prev_hash, event=item.event)
+        item.written = True
+    AuditEvent.objects.bulk_create([item.event for item in pending])
+    transaction.on_commit(_ChainHead(prev_hash))
 
 
 @transaction.atomic(savepoint=False)  # a failed append fails its caller's transaction: no savepoint
@@ -82,17 +149,13 @@ def audit_record(
     object_id: str,
     data: dict[str, Any] | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain, in the caller's transaction.
+    """Append one event to the chain, in the caller's transaction (inside :func:`audit_batch`:
+    when the batch ends).
 
     The first append of a transaction takes the chain's lock (held until the transaction ends)
     and reads the newest event; a later append in the same transaction already knows the head,
     the event it wrote itself, and costs one INSERT.
     """
-    prev_hash = _chain_head_held()
-    if prev_hash is None:
-        _lock_chain()
-        last = AuditEvent.objects.order_by("-id").only("hash").first()
-        prev_hash = last.hash if last else GENESIS_HASH
     event = AuditEvent(
         tenant=tenant,
         actor=actor,  # type: ignore[misc]
@@ -101,9 +164,12 @@ def audit_record(
         object_id=object_id,
         data=data or {},
         created_at=timezone.now(),
-        prev_hash=prev_hash,
     )
-    event.hash = _event_hash(prev_hash=prev_hash, event=event)
+    if _batch_depth.get():
+        transaction.on_commit(_Pending(event))
+        return event
+    event.prev_hash = _chain_head()
+    event.hash = _event_hash(prev_hash=event.prev_hash, event=event)
     event.save()
     transaction.on_commit(_ChainHead(event.hash))
     return event

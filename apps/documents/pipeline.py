@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.audit.services import audit_batch
 from apps.documents import blobs, error_codes
 from apps.documents.crypto import DecryptionError
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
@@ -219,7 +220,9 @@ def document_infer_finish(
     assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
     validate_ms = _elapsed_ms(started)
 
-    with transaction.atomic():
+    # the audit events (two transitions, a review task) are appended together at the end: the
+    # chain's lock, which every writer waits for, is held only from there to the commit
+    with transaction.atomic(), audit_batch():
         locked = document_lock(document_id=begun.document.pk)
         if locked is None or locked.status != S.PROCESSING:
             return SKIPPED
@@ -330,7 +333,7 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
 
 
 def document_decide(*, document_id: str) -> StepOutcome:
-    with transaction.atomic():
+    with transaction.atomic(), audit_batch():
         document = document_lock(document_id=document_id)
         if document is None or document.status != S.EXTRACTED:
             return SKIPPED

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from apps.audit.services import audit_record
+from apps.audit.services import audit_batch, audit_record
 from apps.documents import blobs, error_codes
 from apps.documents.filetypes import file_facts, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
@@ -130,7 +130,7 @@ def document_upload(
     document_id = uuid.uuid4()
     blob_name = blobs.original_blob_name(str(document_id))
     try:
-        with transaction.atomic():
+        with transaction.atomic(), audit_batch():  # both events appended at the end, together
             document = Document(
                 id=document_id,
                 tenant=tenant,

@@ -5,7 +5,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from apps.audit.models import AuditEvent, AuditEventImmutableError
-from apps.audit.services import audit_chain_verify, audit_record
+from apps.audit.services import audit_batch, audit_chain_verify, audit_record
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +125,33 @@ def test_a_rolled_back_transaction_leaves_no_head_behind():
         raise RuntimeError("rolled back")
     after = _record(2)
     assert after.prev_hash == before.hash and audit_chain_verify().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_appends_its_events_together_at_its_end():
+    """GIVEN events recorded inside audit_batch, one of them in a savepoint rolled back WHEN the
+    batch ends THEN the others are appended in order with one lock, one head read and one INSERT,
+    and the chain verifies."""
+    before = _record(0)
+    with CaptureQueriesContext(connection) as captured, transaction.atomic(), audit_batch():
+        first = _record(1)
+        with contextlib.suppress(RuntimeError), transaction.atomic():
+            _record(2)
+            raise RuntimeError("rolled back")
+        last = _record(3)
+        assert AuditEvent.objects.count() == 1  # nothing appended yet
+    sqls = [q["sql"] for q in captured.captured_queries]
+    assert _chain_lock_queries(captured) == 1 and sum(s.startswith("INSERT") for s in sqls) == 1
+    assert [e.action for e in AuditEvent.objects.all()] == ["test.0", "test.1", "test.3"]
+    assert first.prev_hash == before.hash and last.prev_hash == first.hash
+    assert audit_chain_verify().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_that_raises_appends_nothing():
+    with contextlib.suppress(RuntimeError), transaction.atomic(), audit_batch():
+        _record(1)
+        raise RuntimeError("failed")
+    assert not AuditEvent.objects.exists()
+    after = _record(2)
+    assert after.prev_hash == "0" * 64 and audit_chain_verify().ok

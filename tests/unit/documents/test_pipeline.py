@@ -234,17 +234,16 @@ def test_each_step_stays_within_its_query_budget(tenant, django_assert_max_num_q
     document_infer(document_id=str(first.pk), reader=FixedReader())
 
     content = (SAMPLES / "00000-passport.jpg").read_bytes() + b"\x04"
-    # upload: dedup SELECT; BEGIN, INSERT, 2 audit events (one chain lock and head), UPDATE, COMMIT
-    with django_assert_max_num_queries(9):
+    # upload: dedup SELECT; BEGIN, INSERT, UPDATE, 2 audit events (chain lock, head, INSERT), COMMIT
+    with django_assert_max_num_queries(8):
         document = document_upload(tenant=tenant, content=content, original_name="p.jpg", uploaded_by=None)
     document_id = str(document.document.pk)
     # prepare: UPDATE … RETURNING; BEGIN, lock, DELETE + INSERT pages, UPDATE, audit (lock, head,
     # INSERT), COMMIT
     with django_assert_max_num_queries(10):
         document_prepare(document_id=document_id)
-    # infer: UPDATE … RETURNING, pages; BEGIN, lock, extraction, fields, UPDATE, audit (lock, head,
-    # INSERT); decision UPDATE + audit INSERT; review task (existing?, queues, INSERT, audit INSERT);
-    # callback?; COMMIT
-    with django_assert_max_num_queries(18):
+    # infer: UPDATE … RETURNING, pages; BEGIN, lock, extraction, fields, UPDATE, decision UPDATE,
+    # review task (existing?, queues, INSERT), callback?, 3 audit events (lock, head, INSERT), COMMIT
+    with django_assert_max_num_queries(16):
         document_infer(document_id=document_id, reader=FixedReader())
     assert Document.objects.get(pk=document_id).status == S.NEEDS_REVIEW
