@@ -33,6 +33,7 @@ from engines.mrz.visual_zone import (
     CROSS_CHECKED_FIELDS,
     document_number_from_visual_zone,
     fields_in_visual_zone,
+    names_printed_differently,
 )
 from engines.page_text import PageFrame, ocr_page_text
 from engines.second_reading import confirm_fields
@@ -236,11 +237,15 @@ def _result_from_mrz(
         reading = replace(
             reading, fields={**reading.fields, "document_number": replace(number, value=corrected)}
         )
-    printed = fields_in_visual_zone({n: f.value for n, f in reading.fields.items()}, page_text)
+    values = {n: f.value for n, f in reading.fields.items()}
+    printed = fields_in_visual_zone(values, page_text)
+    # a letter read differently in print: one of the two readings is wrong, the check digits
+    # cannot say which, so the MRZ's name keeps half its confidence (as a second reading's does)
+    differing = names_printed_differently(values, page_text)
     fields = {
         name: FieldResult(
             value=f.value,
-            confidence=f.confidence,
+            confidence=f.confidence / 2 if name in differing else f.confidence,
             page=page,
             bbox=f.bbox,
             source="mrz",
@@ -262,7 +267,16 @@ def _result_from_mrz(
         Check(
             "mrz_matches_visual_zone",
             not unprinted,
-            "" if not unprinted else "not found in print: " + ", ".join(unprinted),
+            "; ".join(
+                part
+                for part in (
+                    "not found in print: " + ", ".join(n for n in unprinted if n not in differing)
+                    if set(unprinted) - differing
+                    else "",
+                    "printed with a letter different: " + ", ".join(sorted(differing)) if differing else "",
+                )
+                if part
+            ),
         ),
     ]
     document_type = reading.parse.document_type

@@ -68,6 +68,43 @@ def _name_printed(name: str, spaced: str, squashed: str) -> bool:
     return glued != name and len(glued) >= _MIN_GLUED_NAME and glued in squashed
 
 
+# Words shorter than this differ from some printed word by one letter too often by chance.
+_MIN_NEAR_MISS_WORD = 4
+
+
+def names_printed_differently(values: dict[str, str | None], page: PageText) -> set[str]:
+    """The names of ``values`` not printed word for word, where a printed word differs from one of
+    the name's words in exactly one letter (HAZS in the MRZ, HANS in print).
+
+    Two readings of one name that disagree in a letter mean one of them misread it, and no check
+    digit says which. The name is not wrong for that, but it is no longer evidence-free either:
+    its confidence must drop, where an unprinted name (accents, transliteration, a missed line)
+    keeps its own.
+    """
+    spaced, squashed = _printed_words(page)
+    printed = set(spaced.split())
+    differing = set()
+    for name in ("surname", "given_names"):
+        value = values.get(name)
+        if not value:
+            continue
+        plain = _plain(value)
+        if _name_printed(plain, spaced, squashed):
+            continue
+        for word in plain.split():
+            if len(word) >= _MIN_NEAR_MISS_WORD and word not in printed and _one_letter_apart(word, printed):
+                differing.add(name)
+                break
+    return differing
+
+
+def _one_letter_apart(word: str, printed: set[str]) -> bool:
+    return any(
+        len(other) == len(word) and sum(a != b for a, b in zip(word, other, strict=True)) == 1
+        for other in printed
+    )
+
+
 def _check_value(char: str) -> int:
     """A character's value in an ICAO 9303 check digit (digits as such, A=10 ... Z=35)."""
     return int(char) if char.isdigit() else ord(char) - ord("A") + 10

@@ -52,3 +52,18 @@ def test_the_printed_document_number_settles_what_the_check_digit_cannot() -> No
     assert document_number_from_visual_zone("PG3010TVW", page) is None  # already as printed
     # a printed number differing by a digit is another number, not a misread
     assert document_number_from_visual_zone("PG3010TVW", _page("PG3011TVW")) is None
+
+
+def test_a_name_printed_one_letter_differently_is_told_apart_from_an_unprinted_one() -> None:
+    from engines.mrz.visual_zone import names_printed_differently
+
+    page = _page("Surname", "VAN TAMM", "Given names", "HANS PETER", *MRZ_LINES)
+    values = {"surname": "VAN TAMM", "given_names": "HAZS PETER"}
+    assert fields_in_visual_zone(values, page) == {"surname"}
+    assert names_printed_differently(values, page) == {"given_names"}
+    # not printed at all, or only short words one letter apart (chance): no disagreement
+    assert (
+        names_printed_differently({"surname": "OKONKWO", "given_names": "ADA"}, _page("ADE", "NAME")) == set()
+    )
+    # the MRZ's own line never counts as print
+    assert names_printed_differently({"surname": "VAN TAMN"}, _page(*MRZ_LINES)) == set()
