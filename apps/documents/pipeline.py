@@ -20,6 +20,7 @@ import datetime as dt
 import functools
 import logging
 import time
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -80,7 +81,17 @@ def _start_attempt(document_id: str, expected: str) -> Document | None:
     """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts.
 
     One statement, ``UPDATE … RETURNING`` the row: the count and the read cannot come apart."""
-    rows = list(Document.objects.raw(_start_attempt_sql(), [timezone.now(), document_id, expected]))
+    try:
+        pk = uuid.UUID(str(document_id))
+    except ValueError:
+        return None  # no document has that id
+    # the values as the backend stores them (SQLite keeps UUIDs as 32 hex digits, PostgreSQL as uuid)
+    params = [
+        Document._meta.get_field("updated_at").get_db_prep_value(timezone.now(), connection),
+        Document._meta.get_field("id").get_db_prep_value(pk, connection),
+        expected,
+    ]
+    rows = list(Document.objects.raw(_start_attempt_sql(), params))
     if not rows:
         return None
     document = rows[0]
