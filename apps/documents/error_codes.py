@@ -11,7 +11,8 @@ TOO_MANY_PAGES = "too_many_pages"
 POLYGLOT_FILE = "polyglot_file"  # an image (or PDF) that is also a web page
 PDF_ACTIVE_CONTENT = "pdf_active_content"  # JavaScript, launch actions or embedded files
 PDF_DECOMPRESSION_BOMB = "pdf_decompression_bomb"  # a stream expands beyond the limits (workers.pdf_guard)
-PDF_RESOURCE_LIMIT = "pdf_resource_limit"  # rendering needed more memory or CPU than allowed (workers.pdf_sandbox)
+# rendering needed more memory or CPU than allowed (workers.pdf_sandbox)
+PDF_RESOURCE_LIMIT = "pdf_resource_limit"
 PDF_RENDER_CRASHED = "pdf_render_crashed"  # the renderer died on the file (workers.pdf_sandbox)
 BLOB_MISSING = "blob_missing"
 INFERENCE_FAILED = "inference_failed"

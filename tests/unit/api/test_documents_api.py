@@ -166,4 +166,3 @@ def test_a_jpeg_page_is_served_as_jpeg(api, tenant):
     assert response.status_code == 200 and response["Content-Type"] == "image/jpeg"
     assert response.content == prepared.image
     assert response["Content-Disposition"] == 'attachment; filename="page-1.jpg"'
-
