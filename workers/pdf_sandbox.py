@@ -90,6 +90,23 @@ def _ended(process: Any, limits: SandboxLimits) -> EngineError:
     )
 
 
+def _start(process: Any) -> None:
+    """Start ``process``, also from a Celery prefork pool process, which multiprocessing counts
+    as daemonic and forbids children ("daemonic processes are not allowed to have children").
+    That rule keeps a daemon's children from being orphaned when it is terminated; the render
+    child is the fork server's child, not ours, and the fork server exits with us, so it does
+    not apply. The flag is lifted for the call only (a pool process runs one task at a time)."""
+    current = multiprocessing.current_process()
+    if not current.daemon:
+        process.start()
+        return
+    current._config["daemon"] = False  # type: ignore[attr-defined]
+    try:
+        process.start()
+    finally:
+        current._config["daemon"] = True  # type: ignore[attr-defined]
+
+
 def render_pages_sandboxed(data: bytes, options: Any, limits: SandboxLimits) -> Iterator[Any]:
     """Yield the pages ``workers.pdf_render.render_pages(data, options)`` yields, rendered in a
     limited child process; raise ``EngineError`` for the file's own errors and for a child that
@@ -105,7 +122,7 @@ def sandboxed(job: Job, data: bytes, options: Any, limits: SandboxLimits) -> Ite
     context = _forkserver()
     receiving, sending = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(sending, job, data, options, limits), daemon=True)
-    process.start()
+    _start(process)
     sending.close()
     deadline_s = 2.0 * limits.cpu_seconds
     try:
