@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import resource
+import secrets
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -91,12 +92,19 @@ def _ended(process: Any, limits: SandboxLimits) -> EngineError:
 
 
 def _start(process: Any) -> None:
-    """Start ``process``, also from a Celery prefork pool process, which multiprocessing counts
-    as daemonic and forbids children ("daemonic processes are not allowed to have children").
+    """Start ``process``, also from a Celery prefork pool process (billiard), which
+    multiprocessing counts as daemonic and forbids children ("daemonic processes are not allowed
+    to have children").
     That rule keeps a daemon's children from being orphaned when it is terminated; the render
     child is the fork server's child, not ours, and the fork server exits with us, so it does
     not apply. The flag is lifted for the call only (a pool process runs one task at a time)."""
-    current = multiprocessing.current_process()
+    # keys of multiprocessing's own type: a prefork pool process inherits billiard's, which refuses
+    # to be pickled for the fork server (the child's, and ours in the preparation data)
+    current = multiprocessing.current_process()  # in a pool process: billiard's process object
+    stdlib_key = multiprocessing.process.AuthenticationString  # type: ignore[attr-defined]
+    if type(current.authkey) is not stdlib_key:
+        current._config["authkey"] = stdlib_key(bytes(current.authkey))  # type: ignore[attr-defined]
+    process.authkey = secrets.token_bytes(32)
     if not current.daemon:
         process.start()
         return
