@@ -299,8 +299,7 @@ class InferenceDispatcher:
         result = await self._call(begun)
         if result is None:
             return  # Triton stayed unavailable: the reconciler will send the document again
-        # validate and decide go to the CPU workers: this process's one core feeds the GPU
-        outcome = await self._in_db(document_infer_finish, begun=begun, result=result, decide=False)
+        outcome = await self._in_db(document_infer_finish, begun=begun, result=result)
         elapsed = time.perf_counter() - started
         if outcome.ran:
             metrics.stage_observe("infer", elapsed)

@@ -2,10 +2,9 @@
 
 Reliability comes from the settings (``acks_late``, ``reject_on_worker_lost``, prefetch 1) and
 from the steps being idempotent on the document's state; the next step is sent only after the
-previous one committed. Cheap steps that follow each other run in one task: this infer task
-stores, validates and decides in one transaction (a Celery hop costs more CPU than deciding does);
-the inference dispatcher, whose one core feeds the GPU, stores only and sends validate, which
-decides in the same task. Each step's time goes to
+previous one committed. Cheap steps that follow each other run in one task: infer stores, validates
+and decides in one transaction (a Celery hop costs more CPU than deciding does); the validate and
+decide tasks remain for a document found in EXTRACTED (the reconciler, older messages). Each step's time goes to
 ``docintel_stage_seconds``. An unreachable Triton is retried with backoff; anything unexpected
 fails the document with ``internal_error`` instead of looping.
 """

@@ -214,11 +214,7 @@ def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
 
 
 def document_infer_finish(
-    *,
-    begun: InferInput,
-    result: EngineResult | EngineError,
-    today: dt.date | None = None,
-    decide: bool = True,
+    *, begun: InferInput, result: EngineResult | EngineError, today: dt.date | None = None
 ) -> StepOutcome:
     """Store the engine's answer and decide: PROCESSING → EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW
     in one transaction, or FAILED with the engine's own error code. A document that moved on
@@ -226,17 +222,11 @@ def document_infer_finish(
 
     What ``validate`` and ``decide`` would do next is done here from the result in hand, in the
     same transaction: no second message, no reading back what was just written. Both state
-    changes are audited as before.
-
-    ``decide=False`` stores the answer only (PROCESSING → EXTRACTED) and names the validate task
-    next: the inference dispatcher's way, whose single process must spend its CPU keeping the
-    GPU's batches full, while validating and deciding scale out on the CPU workers."""
+    changes are audited as before."""
     if isinstance(result, EngineError):
         document_fail(document=begun.document, code=result.code, message=result.message)
         return StepOutcome(ran=True)
     infer_ms = _elapsed_ms(begun.started)
-    if not decide:
-        return _extraction_store(begun=begun, result=result, infer_ms=infer_ms)
     started = time.perf_counter()
     assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
     validate_ms = _elapsed_ms(started)
@@ -290,46 +280,6 @@ def document_infer_finish(
     metrics.stage_observe("validate", validate_ms / 1000)
     metrics.stage_observe("decide", decide_s)
     return StepOutcome(ran=True)
-
-
-def _extraction_store(*, begun: InferInput, result: EngineResult, infer_ms: int) -> StepOutcome:
-    """PROCESSING → EXTRACTED with the engine's raw fields and checks; validate comes next."""
-    with transaction.atomic(), audit_batch():
-        locked = document_lock(document_id=begun.document.pk)
-        if locked is None or locked.status != S.PROCESSING:
-            return SKIPPED
-        extraction = Extraction.objects.create(
-            document=locked,
-            engine_name=result.engine_name,
-            engine_version=result.engine_version,
-            raw_result=result.to_dict(),
-            checks=[{"name": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
-            timings_ms=result.timings_ms,
-        )
-        Field.objects.bulk_create(
-            Field(
-                extraction=extraction,
-                name=name,
-                value=f.value,
-                raw_confidence=f.confidence,
-                page=f.page,
-                bbox=list(f.bbox) if f.bbox is not None else None,
-                source=f.source,
-                valid=f.valid,
-            )
-            for name, f in result.fields.items()
-        )
-        locked.document_type = result.document_type
-        locked.document_type_confidence = result.document_type_confidence
-        locked.timings_ms = {**locked.timings_ms, "infer": infer_ms}
-        document_transition(
-            document=locked,
-            target=S.EXTRACTED,
-            expected=S.PROCESSING,
-            locked=True,
-            also_save=["document_type", "document_type_confidence", "timings_ms"],
-        )
-    return StepOutcome(ran=True, next_task=VALIDATE)
 
 
 def _checks_json(assessment: Assessment) -> list[dict[str, object]]:

@@ -17,6 +17,8 @@ from PIL import Image
 from apps.audit.models import AuditEvent
 from apps.documents.models import Document, DocumentStatus
 
+DECIDED = [DocumentStatus.AUTO_APPROVED, DocumentStatus.NEEDS_REVIEW]
+
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
@@ -104,9 +106,9 @@ def test_dispatcher_keeps_many_requests_in_flight_and_fills_sim_gpu_batches(
 ) -> None:
     """GIVEN 64 prepared documents and a dispatcher sized from sim_gpu's batch capacity (32 x 1 x 2)
     WHEN their infer messages arrive THEN all 64 are extracted in a handful of batches, in about
-    two batches' time (one at a time would take 64 x 152 ms), each is sent on to validate on the
-    CPU workers (the dispatcher's one core feeds the GPU), and no message is left in the queue or
-    unacknowledged."""
+    two batches' time (one at a time would take 64 x 152 ms), each is validated and decided in the
+    same step (no validate or decide message; both state changes audited), and no message is left
+    in the queue or unacknowledged."""
     from config.celery import app
 
     ids = _prepared_documents(tenant, 64)
@@ -118,7 +120,7 @@ def test_dispatcher_keeps_many_requests_in_flight_and_fills_sim_gpu_batches(
         for document_id in ids:
             app.send_task("workers.tasks.infer", args=[document_id], queue=queue)
         deadline = started + 60
-        while Document.objects.filter(pk__in=ids, status=DocumentStatus.EXTRACTED).count() < len(ids):
+        while Document.objects.filter(pk__in=ids, status__in=DECIDED).count() < len(ids):
             assert time.monotonic() < deadline, "documents not extracted in time"
             time.sleep(0.05)
         elapsed = time.monotonic() - started
@@ -129,23 +131,24 @@ def test_dispatcher_keeps_many_requests_in_flight_and_fills_sim_gpu_batches(
     assert inferences - inferences_before == 64
     assert executions - executions_before <= 6, "the batches were not full"
     assert elapsed < 64 * 0.152 / 4, f"{elapsed:.2f} s for 64 documents: not many in flight"
-    assert sorted(d for t, d in no_pipeline_messages if t == "workers.tasks.validate") == sorted(ids)
+    assert {t for t, _ in no_pipeline_messages} == {"workers.tasks.prepare"}  # the uploads' only
     moves = Counter(
         (e.data["from"], e.data["to"])
         for e in AuditEvent.objects.filter(object_id__in=ids, action="document.status_changed")
     )
+    decided = Counter(("extracted", d.status) for d in Document.objects.filter(pk__in=ids))
     steps = Counter(
         {("received", "queued"): 64, ("queued", "processing"): 64, ("processing", "extracted"): 64}
     )
-    assert moves == steps
+    assert moves == steps + decided
     assert _queue_length(queue) == 0
 
 
 def test_a_redelivered_infer_message_changes_nothing(
     triton_sim_server: str, tenant, no_pipeline_messages
 ) -> None:
-    """GIVEN an extracted document WHEN its infer message arrives again THEN it keeps its one
-    extraction and nothing is sent on a second time."""
+    """GIVEN a decided document WHEN its infer message arrives again THEN it keeps its one
+    extraction and its one decision, and nothing is sent."""
     from config.celery import app
 
     (document_id,) = _prepared_documents(tenant, 1)
@@ -155,7 +158,7 @@ def test_a_redelivered_infer_message_changes_nothing(
         for _ in range(2):
             app.send_task("workers.tasks.infer", args=[document_id], queue=queue)
             deadline = time.monotonic() + 30
-            while not Document.objects.filter(pk=document_id, status=DocumentStatus.EXTRACTED).exists():
+            while not Document.objects.filter(pk=document_id, status__in=DECIDED).exists():
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
         deadline = time.monotonic() + 10
@@ -167,4 +170,4 @@ def test_a_redelivered_infer_message_changes_nothing(
     document = Document.objects.get(pk=document_id)
     assert document.extractions.count() == 1
     assert AuditEvent.objects.filter(object_id=document_id, data__to=document.status).count() == 1
-    assert [d for t, d in no_pipeline_messages if t == "workers.tasks.validate"] == [document_id]
+    assert no_pipeline_messages == [("workers.tasks.prepare", document_id)]  # the upload's
