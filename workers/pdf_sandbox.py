@@ -14,7 +14,10 @@ the document. Whatever the child does, the worker survives and the document ends
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.forkserver
+import os
 import resource
 import secrets
 import signal
@@ -38,6 +41,25 @@ _context: Any = None
 class SandboxLimits:
     memory_bytes: int = 1024 * 1024 * 1024  # the child's address space: PDFium, its caches, one page
     cpu_seconds: int = 120  # CPU the child may use (SIGXCPU), and a wall-clock deadline of twice that
+
+
+def _forget_fork_server_after_fork() -> None:
+    """In a process forked after the fork server started (a pool process of a parent that had
+    rendered a PDF), the server belongs to the parent: multiprocessing's handle on it would
+    ``waitpid`` a process that is not our child and fail. Start afresh; close the inherited end of
+    the parent's keep-alive pipe so its server still exits with it."""
+    server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    if server._forkserver_alive_fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(server._forkserver_alive_fd)
+    server._forkserver_address = None
+    server._forkserver_alive_fd = None
+    server._forkserver_pid = None
+    server._inherited_fds = None
+    server._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_fork_server_after_fork)
 
 
 def _forkserver() -> Any:

@@ -146,7 +146,7 @@ def test_operator_uploads_files_watches_them_get_decided_and_opens_the_result(
     screenshot(page, "04-document-passport")
 
     served = page.request.get(image.get_attribute("src") or "")
-    assert served.status == 200 and served.headers["content-type"] == "image/png"
+    assert served.status == 200 and served.headers["content-type"] == "image/jpeg"
     assert "no-store" in served.headers["cache-control"]
 
     # The list, filtered by type, leads to the receipt.

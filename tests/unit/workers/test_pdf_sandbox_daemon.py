@@ -7,6 +7,7 @@ from __future__ import annotations
 from billiard.pool import Pool
 
 from tests.conftest import SAMPLES
+from workers.preprocessing import PageLimits, prepare_pages
 
 
 def _render_in_pool_process() -> tuple[int, bool]:
@@ -19,6 +20,8 @@ def _render_in_pool_process() -> tuple[int, bool]:
 
 
 def test_a_prefork_pool_process_renders_pdfs_in_the_sandbox():
+    # the parent has its own fork server running first, as after any earlier PDF in this process
+    prepare_pages((SAMPLES / "00008-bank_statement.pdf").read_bytes(), "application/pdf", PageLimits())
     pool = Pool(1)
     try:
         assert pool.apply_async(_render_in_pool_process).get(timeout=60) == (2, True)
