@@ -152,11 +152,13 @@ class TritonHandle:
     log_path: Path
 
     def pause(self) -> None:
-        """SIGSTOP the server and its model processes: connections are accepted, nothing answers."""
-        os.killpg(self.process.pid, signal.SIGSTOP)
+        """SIGSTOP the server: connections are accepted, nothing answers. Its Python backend stubs
+        run on: stopped with it past the backend's 30 s stub timeout, the server may find them
+        unhealthy on waking and keep its models down, which is another fault than a hung server."""
+        os.kill(self.process.pid, signal.SIGSTOP)
 
     def resume(self) -> None:
-        os.killpg(self.process.pid, signal.SIGCONT)
+        os.kill(self.process.pid, signal.SIGCONT)
 
 
 @pytest.fixture(scope="session")

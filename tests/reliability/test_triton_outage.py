@@ -1,6 +1,6 @@
 """Fault 3: Triton stops answering under load, and Triton answering "queue full".
 
-The outage is a SIGSTOP of the server and its model processes: its port still accepts connections
+The outage is a SIGSTOP of the server process: its port still accepts connections
 and nothing answers, the hardest case for a client (a refused connection fails at once, a hung
 server only by the deadline). The outage lasts the issue's 60 s (``DOCINTEL_TEST_TRITON_OUTAGE_S``
 shortens it while developing), with the retry backoff capped at 4 s so documents resume within
