@@ -6,11 +6,13 @@ Page images are decoded scaled down to the bitmap they land in, but content stre
 object streams are inflated whole. So before PDFium sees a file, ``pdf_streams_check`` inflates
 every zlib stream in it (chained filters included), counting bytes and keeping none, and refuses
 the file as soon as one stream would expand past ``max_stream_bytes`` or all of them together past
-``max_decoded_bytes`` (which also bounds the time the check itself can take).
+``max_decoded_bytes`` (which also bounds the time the check itself can take): a specific error
+code, at once, for the bombs this check can see. PDFium itself then runs in a limited child
+process (workers.pdf_sandbox) for the ones it cannot.
 
-PDFium is not thread-safe either, and the worker and the web server run requests in threads:
-every use of it holds ``PDFIUM_LOCK``. ``pdf_nesting_check`` refuses objects nested thousands deep,
-which exist only to overflow the stack of a parser that recurses.
+PDFium is not thread-safe either: rendering in this process (benchmarks) holds ``PDFIUM_LOCK``.
+``pdf_nesting_check`` refuses objects nested thousands deep, which exist only to overflow the stack
+of a parser that recurses.
 """
 
 from __future__ import annotations

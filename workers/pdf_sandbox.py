@@ -22,6 +22,7 @@ import resource
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -154,10 +155,11 @@ def sandboxed(job: Job, data: bytes, options: Any, limits: SandboxLimits) -> Ite
     process = context.Process(target=_child, args=(sending, job, data, options, limits), daemon=True)
     _start(process)
     sending.close()
-    deadline_s = 2.0 * limits.cpu_seconds
+    deadline_s = 2.0 * limits.cpu_seconds  # for the whole file: a child that waits uses no CPU
+    deadline = time.monotonic() + deadline_s
     try:
         while True:
-            if not receiving.poll(deadline_s):
+            if not receiving.poll(max(0.0, deadline - time.monotonic())):
                 process.kill()
                 process.join(5)
                 raise EngineError(RESOURCE_LIMIT, f"rendering the PDF took longer than {deadline_s:.0f} s")

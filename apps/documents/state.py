@@ -93,10 +93,9 @@ def document_transition(
     # Inside the caller's transaction, without a savepoint of its own: two savepoint round trips per
     # state change were a measurable share of a cheap pipeline step (bench/pipeline.py), and an
     # illegal transition is refused before anything is written.
-    if locked:
-        row = document
-    else:
-        row = Document.objects.select_for_update(of=("self",)).select_related("tenant").get(pk=document.pk)
+    row = document if locked else document_lock(document_id=document.pk)
+    if row is None:
+        raise Document.DoesNotExist(f"document {document.pk} does not exist")
     if expected is not None and row.status != expected:
         return row
     if not can_transition(row.status, target):
