@@ -8,8 +8,10 @@ time).
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,7 @@ from PIL import Image
 
 from engines.layout import Line, text_layer_payload
 from engines.types import EngineError
+from workers.page_scaling import scale_to
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ def render_pages(data: bytes, options: RenderOptions) -> Iterator[PreparedPage]:
             raise EngineError(
                 "too_many_pages", f"the PDF has {len(pdf)} pages; the limit is {options.max_pages}"
             )
+        dictionaries = _ImageDictionaries(data)
         for index in range(len(pdf)):
             try:
                 page = pdf[index]
@@ -80,7 +84,10 @@ def render_pages(data: bytes, options: RenderOptions) -> Iterator[PreparedPage]:
                 width_pt, height_pt = page.get_size()
                 # Render so the longest side is max_side pixels: enough for OCR of MRZ-sized text.
                 scale = options.max_side / max(width_pt, height_pt, 1.0)
-                image = page.render(scale=scale).to_pil()
+                target = (math.ceil(width_pt * scale), math.ceil(height_pt * scale))  # as PDFium's render
+                image = _scanned_page(page, target, functools.partial(dictionaries.plain_image, index)) or (
+                    page.render(scale=scale).to_pil()
+                )
                 text = _text_layer(page, width_pt, height_pt)
             except pdfium.PdfiumError as exc:
                 raise EngineError(
@@ -91,6 +98,74 @@ def render_pages(data: bytes, options: RenderOptions) -> Iterator[PreparedPage]:
             yield PreparedPage(index + 1, encode_page(image.convert("RGB")), image.width, image.height, text)
     finally:
         pdf.close()
+
+
+def _scanned_page(page: Any, target: tuple[int, int], plain_image: Callable[[], bool]) -> Image.Image | None:
+    """A scanner's page (one JPEG drawn upright over the whole page and nothing else) decoded
+    by Pillow at reduced scale, or None: PDFium renders every other page.
+
+    PDFium decodes an embedded JPEG at full size whatever the output size (rendering a 300 dpi
+    A4 scan at 1/16 costs as much as at 1/2); libjpeg's DCT scaling skips the detail a
+    1,600-pixel page loses anyway and decodes a quarter of the pixels (bench/preprocess.py).
+    Taken only when that scaling applies, and only when the image's dictionary holds nothing
+    that changes how it looks (a decode array, a mask, a colour space other than RGB or grey):
+    otherwise the two would not draw the same page."""
+    if page.get_rotation() or pdfium.raw.FPDFPage_CountObjects(page.raw) != 1:
+        return None
+    (image_object,) = page.get_objects(max_depth=1)
+    if not isinstance(image_object, pdfium.PdfImage) or image_object.get_filters() != ["DCTDecode"]:
+        return None
+    width, height = image_object.get_px_size()
+    if width < 2 * target[0] or height < 2 * target[1]:
+        return None  # no reduced-scale decoding: PDFium is as fast
+    a, b, c, d, _, _ = image_object.get_matrix().get()
+    left, bottom, right, top = image_object.get_bounds()
+    box_left, box_bottom, box_right, box_top = page.get_bbox()
+    covers_page = (
+        max(abs(left - box_left), abs(bottom - box_bottom), abs(right - box_right), abs(top - box_top)) <= 1.0
+    )
+    if b or c or a <= 0 or d <= 0 or not covers_page or not plain_image():
+        return None
+    try:
+        image = Image.open(io.BytesIO(bytes(image_object.get_data(decode_simple=False))))
+        if image.format != "JPEG" or image.mode not in ("RGB", "L") or image.size != (width, height):
+            return None
+        image.draft(image.mode, target)
+        image.load()
+    except Exception:
+        return None
+    return scale_to(image, target)
+
+
+class _ImageDictionaries:
+    """The image dictionaries of a PDF's pages, read with pypdf (PDFium does not expose them),
+    the file parsed once and only when a page asks."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._reader: Any = None
+
+    def plain_image(self, index: int) -> bool:
+        """Page ``index``'s only image XObject draws its pixels as they are: 8-bit DeviceRGB or
+        DeviceGray, no /Decode array, no mask."""
+        import pypdf
+
+        try:
+            if self._reader is None:
+                self._reader = pypdf.PdfReader(io.BytesIO(self._data))
+            resources = self._reader.pages[index].get("/Resources")
+            xobjects = resources.get_object().get("/XObject").get_object()
+            if len(xobjects) != 1:
+                return False
+            (image,) = (xobject.get_object() for xobject in xobjects.values())
+            return bool(
+                image.get("/Subtype") == "/Image"
+                and image.get("/ColorSpace") in ("/DeviceRGB", "/DeviceGray")
+                and image.get("/BitsPerComponent") == 8
+                and not any(key in image for key in ("/Decode", "/SMask", "/Mask", "/ImageMask"))
+            )
+        except Exception:
+            return False
 
 
 def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageOps
 
 from engines.types import EngineError
+from workers.page_scaling import fit, fitted_size
 from workers.pdf_guard import PDFIUM_LOCK, pdf_nesting_check, pdf_streams_check
 from workers.pdf_render import PreparedPage, RenderOptions, encode_page, render_pages
 from workers.pdf_sandbox import SandboxLimits, render_pages_sandboxed
@@ -35,21 +36,6 @@ class PageLimits:
     pdf_sandbox_cpu_seconds: int = 120
 
 
-def _fit(image: Image.Image, max_side: int) -> Image.Image:
-    image = image.convert("RGB") if image.mode not in ("RGB", "L") else image
-    longest = max(image.size)
-    if longest <= max_side:
-        return image
-    # reducing_gap: a large reduction first averages whole pixel blocks (cheap, and a filter of its
-    # own), then Lanczos finishes the last factor of 3 or less.
-    return image.resize(_fitted_size(image.size, max_side), Image.Resampling.LANCZOS, reducing_gap=3.0)
-
-
-def _fitted_size(size: tuple[int, int], max_side: int) -> tuple[int, int]:
-    scale = min(1.0, max_side / max(size))
-    return max(1, round(size[0] * scale)), max(1, round(size[1] * scale))
-
-
 def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
     Image.MAX_IMAGE_PIXELS = limits.max_image_pixels
     try:
@@ -68,8 +54,8 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
                     # Decode at 1/2, 1/4 or 1/8 scale when that still covers max_side: the DCT
                     # skips the detail the page image would lose anyway (a 12-megapixel photo
                     # for a 1,600-pixel model input decodes a quarter of its pixels).
-                    image.draft("RGB", _fitted_size(image.size, limits.max_side))
-                upright = _fit(ImageOps.exif_transpose(image), limits.max_side)
+                    image.draft("RGB", fitted_size(image.size, limits.max_side))
+                upright = fit(ImageOps.exif_transpose(image), limits.max_side)
                 upright.load()
                 pages.append(PreparedPage(index + 1, encode_page(upright), upright.width, upright.height))
             return pages
