@@ -8,8 +8,12 @@ each document as an asyncio task:
 
     begin (DB thread)   count the attempt, read and decrypt the page images
     call  (event loop)  doc_pipeline over gRPC, at most ``max_in_flight`` at once
-    finish (DB thread)  store the result (PROCESSING → EXTRACTED) or the engine's error, send validate
+    finish (DB thread)  store the result and decide (PROCESSING → EXTRACTED → decided), or the
+                        engine's error
     ack                 only now: a dispatcher killed half-way leaves the message to be redelivered
+
+begin and finish are group-committed (workers.coalesce): the documents that reach a step while
+its previous batch is in the database go together, in one transaction, as the next batch.
 
 so up to ``max_in_flight`` calls wait in Triton's queue while a batch runs, and every batch
 leaves full. ``max_in_flight`` defaults to the model's batch capacity (max batch size x instances,
@@ -50,6 +54,7 @@ from apps.observability.context import (
     request_id_var,
 )
 from engines.types import EngineError, EngineResult
+from workers.coalesce import Coalescer
 from workers.triton_client import AsyncTritonEngineClient, TritonUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -225,6 +230,12 @@ class InferenceDispatcher:
         self.retry = retry or RetryPolicy()
         self._db_threads = db_threads
         self._db = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="dispatcher-db")
+        # the database steps of many documents at once (workers.coalesce): a model batch comes
+        # back together, and is read and stored together, two batches of each at most at a time
+        self._begin: Coalescer[str, Any] = Coalescer(self._begin_batch, max_batch=64, concurrency=2)
+        self._finish: Coalescer[tuple[Any, EngineResult | EngineError], Any] = Coalescer(
+            self._finish_batch, max_batch=64, concurrency=2
+        )
         self._tasks: set[asyncio.Task[None]] = set()
         self.heartbeat = time.monotonic()
         self.completed = 0
@@ -289,17 +300,33 @@ class InferenceDispatcher:
             self.completed += 1
             done(delivery, ack)
 
+    async def _begin_batch(self, document_ids: list[str]) -> list[Any]:
+        from apps.documents.pipeline import document_infer_begin, documents_infer_begin
+
+        return await self._in_db(
+            _batch_or_each, batch=documents_infer_begin, each=document_infer_begin, items=document_ids,
+            batch_arg="document_ids", each_arg="document_id",
+        )  # fmt: skip
+
+    async def _finish_batch(self, finished: list[tuple[Any, EngineResult | EngineError]]) -> list[Any]:
+        from apps.documents.pipeline import documents_infer_finish
+
+        return await self._in_db(
+            _batch_or_each, batch=documents_infer_finish, each=_finish_one, items=finished,
+            batch_arg="finished", each_arg="finished",
+        )  # fmt: skip
+
     async def _infer(self, document_id: str) -> None:
-        from apps.documents.pipeline import StepOutcome, document_infer_begin, document_infer_finish
+        from apps.documents.pipeline import StepOutcome
 
         started = time.perf_counter()
-        begun = await self._in_db(document_infer_begin, document_id=document_id)
+        begun = await self._begin(document_id)
         if isinstance(begun, StepOutcome):
             return
         result = await self._call(begun)
         if result is None:
             return  # Triton stayed unavailable: the reconciler will send the document again
-        outcome = await self._in_db(document_infer_finish, begun=begun, result=result)
+        outcome = await self._finish((begun, result))
         elapsed = time.perf_counter() - started
         if outcome.ran:
             metrics.stage_observe("infer", elapsed)
@@ -346,6 +373,37 @@ def _db_call(function: Callable[..., T], kwargs: dict[str, Any]) -> T:
 
     close_old_connections()  # a connection the database dropped is replaced, not reused
     return function(**kwargs)
+
+
+def _batch_or_each(
+    *,
+    batch: Callable[..., list[Any]],
+    each: Callable[..., Any],
+    items: list[Any],
+    batch_arg: str,
+    each_arg: str,
+) -> list[Any]:
+    """``batch`` over all the items; should it raise, ``each`` item on its own, so that an
+    exception reaches only the document that caused it (as an exception in the result list)."""
+    try:
+        return batch(**{batch_arg: items})
+    except Exception:
+        if len(items) == 1:
+            raise
+        logger.warning("a batch of %d documents failed; handling them one by one", len(items))
+    results: list[Any] = []
+    for item in items:
+        try:
+            results.append(each(**{each_arg: item}))
+        except Exception as exc:
+            results.append(exc)
+    return results
+
+
+def _finish_one(*, finished: tuple[Any, EngineResult | EngineError]) -> Any:
+    from apps.documents.pipeline import documents_infer_finish
+
+    return documents_infer_finish(finished=[finished])[0]
 
 
 def _send(*, task_name: str, document_id: str) -> None:

@@ -17,10 +17,10 @@ The reconciler re-enqueues whatever sits too long in a state that still owes wor
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -37,10 +37,10 @@ from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import Assessment, result_assess
 from apps.observability import metrics
-from apps.review.services.routing import review_task_route
-from apps.webhooks.models import WebhookEvent
-from apps.webhooks.services import webhook_document_event
-from engines.types import EngineError, EngineResult
+from apps.review.services.routing import RoutingBatch, review_task_route
+from apps.webhooks.models import DocumentCallback, WebhookEvent
+from apps.webhooks.services import document_callbacks_of, webhook_document_event
+from engines.types import EngineError, EngineResult, FieldResult
 from workers.preprocessing import PageLimits, prepare_pages
 
 logger = logging.getLogger(__name__)
@@ -67,42 +67,52 @@ def _elapsed_ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
 
 
-@functools.cache
-def _start_attempt_sql() -> str:
+def _start_attempts_sql(count: int) -> str:
     quote = connection.ops.quote_name
     columns = ", ".join(quote(str(f.column)) for f in Document._meta.concrete_fields)
     return (
         f"UPDATE {quote(Document._meta.db_table)} SET attempt_count = attempt_count + 1, updated_at = %s "
-        f"WHERE id = %s AND status = %s RETURNING {columns}"
+        f"WHERE status = %s AND id IN ({', '.join(['%s'] * count)}) RETURNING {columns}"
     )
 
 
-def _start_attempt(document_id: str, expected: str) -> Document | None:
-    """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts.
+def _start_attempts(document_ids: Sequence[str], expected: str) -> dict[str, Document]:
+    """Count an attempt on each document still in ``expected`` state, by id; a document that moved
+    on is left out, and one out of attempts is failed and left out.
 
-    One statement, ``UPDATE … RETURNING`` the row: the count and the read cannot come apart."""
-    try:
-        pk = uuid.UUID(str(document_id))
-    except ValueError:
-        return None  # no document has that id
+    One statement for them all, ``UPDATE … RETURNING`` the rows: the count and the read cannot
+    come apart."""
+    keys: list[uuid.UUID] = []
+    for document_id in document_ids:
+        try:
+            keys.append(uuid.UUID(str(document_id)))
+        except ValueError:
+            continue  # no document has that id
+    if not keys:
+        return {}
     # the values as the backend stores them (SQLite keeps UUIDs as 32 hex digits, PostgreSQL as uuid)
+    id_field = Document._meta.get_field("id")
     params = [
         Document._meta.get_field("updated_at").get_db_prep_value(timezone.now(), connection),
-        Document._meta.get_field("id").get_db_prep_value(pk, connection),
         expected,
+        *(id_field.get_db_prep_value(key, connection) for key in keys),
     ]
-    rows = list(Document.objects.raw(_start_attempt_sql(), params))
-    if not rows:
-        return None
-    document = rows[0]
-    if document.attempt_count > settings.DOCINTEL_MAX_ATTEMPTS:
-        document_fail(
-            document=document,
-            code=error_codes.MAX_ATTEMPTS_EXCEEDED,
-            message=f"gave up after {settings.DOCINTEL_MAX_ATTEMPTS} attempts",
-        )
-        return None
-    return document
+    started: dict[str, Document] = {}
+    for document in Document.objects.raw(_start_attempts_sql(len(keys)), params):
+        if document.attempt_count > settings.DOCINTEL_MAX_ATTEMPTS:
+            document_fail(
+                document=document,
+                code=error_codes.MAX_ATTEMPTS_EXCEEDED,
+                message=f"gave up after {settings.DOCINTEL_MAX_ATTEMPTS} attempts",
+            )
+            continue
+        started[str(document.pk)] = document
+    return started
+
+
+def _start_attempt(document_id: str, expected: str) -> Document | None:
+    """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts."""
+    return next(iter(_start_attempts([document_id], expected).values()), None)
 
 
 def page_limits() -> PageLimits:
@@ -186,12 +196,30 @@ class InferInput:
 def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
     """Count the attempt and read the page images: the engine call's input, or the outcome when
     there is nothing to call (the document moved on, or its pages are missing)."""
-    document = _start_attempt(document_id, S.PROCESSING)
-    if document is None:
-        return SKIPPED
+    return documents_infer_begin(document_ids=[document_id])[0]
+
+
+def documents_infer_begin(*, document_ids: Sequence[str]) -> list[InferInput | StepOutcome]:
+    """:func:`document_infer_begin` for many documents, in their order: two queries for them all
+    (the attempts, the pages), then each one's page images."""
     started = time.perf_counter()
+    documents = _start_attempts(document_ids, S.PROCESSING)
+    pages_of: dict[str, list[Page]] = {document_id: [] for document_id in documents}
+    if documents:
+        for page in Page.objects.filter(document_id__in=[d.pk for d in documents.values()]).order_by(
+            "document_id", "number"
+        ):
+            pages_of[str(page.document_id)].append(page)
+    return [
+        _infer_input(documents[str(document_id)], pages_of[str(document_id)], started)
+        if str(document_id) in documents
+        else SKIPPED
+        for document_id in document_ids
+    ]
+
+
+def _infer_input(document: Document, pages: list[Page], started: float) -> InferInput | StepOutcome:
     try:
-        pages = list(document.pages.all())
         page_images = [blobs.blob_read(document=document, name=p.blob_name) for p in pages]
         text_layer = [
             blobs.blob_read(document=document, name=p.text_blob_name).decode("utf-8")
@@ -223,81 +251,156 @@ def document_infer_finish(
     What ``validate`` and ``decide`` would do next is done here from the result in hand, in the
     same transaction: no second message, no reading back what was just written. Both state
     changes are audited as before."""
-    if isinstance(result, EngineError):
-        document_fail(document=begun.document, code=result.code, message=result.message)
-        return StepOutcome(ran=True)
-    infer_ms = _elapsed_ms(begun.started)
-    started = time.perf_counter()
-    assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
-    validate_ms = _elapsed_ms(started)
+    return documents_infer_finish(finished=[(begun, result)], today=today)[0]
 
-    # the audit events (two transitions, a review task) are appended together at the end: the
-    # chain's lock, which every writer waits for, is held only from there to the commit
+
+def documents_infer_finish(
+    *,
+    finished: Sequence[tuple[InferInput, EngineResult | EngineError]],
+    today: dt.date | None = None,
+) -> list[StepOutcome]:
+    """:func:`document_infer_finish` for many documents, in their order, in one transaction.
+
+    The dispatcher gets a model's whole batch back at once; storing it together takes one lock
+    query, one INSERT per table and one audit append for the batch instead of for each document,
+    and one UPDATE per document (the two transitions write the row once). A database error rolls
+    the whole batch back; the caller then stores each document on its own (the dispatcher's
+    ``_batch_or_each``), so one bad row cannot keep the others from their decision."""
+    outcomes: list[StepOutcome] = [SKIPPED] * len(finished)
+    assessed: list[_Assessed] = []
+    for index, (begun, result) in enumerate(finished):
+        if isinstance(result, EngineError):
+            document_fail(document=begun.document, code=result.code, message=result.message)
+            outcomes[index] = StepOutcome(ran=True)
+            continue
+        infer_ms = _elapsed_ms(begun.started)
+        started = time.perf_counter()
+        assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
+        timings = {"infer": infer_ms, "validate": _elapsed_ms(started)}
+        assessed.append((index, begun, result, assessment, timings))
+        metrics.stage_observe("validate", time.perf_counter() - started)
+    if not assessed:
+        return outcomes
+    for index in _store_and_decide(assessed):
+        outcomes[index] = StepOutcome(ran=True)
+    return outcomes
+
+
+# a result on its way to storage: its index in the batch, the input, the result, its assessment, timings
+_Assessed = tuple[int, InferInput, EngineResult, Assessment, dict[str, int]]
+
+
+def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
+    """The transaction of :func:`documents_infer_finish`; the indexes of the documents it stored."""
+    started = time.perf_counter()
+    # the audit events (two transitions and a review task a document) are appended together at
+    # the end: the chain's lock, which every writer waits for, is held only from there to the commit
     with transaction.atomic(), audit_batch():
-        locked = document_lock(document_id=begun.document.pk)
-        if locked is None or locked.status != S.PROCESSING:
-            return SKIPPED
-        extraction = Extraction.objects.create(
-            document=locked,
-            engine_name=result.engine_name,
-            engine_version=result.engine_version,
-            raw_result=result.to_dict(),
-            checks=_checks_json(assessment),
-            timings_ms=result.timings_ms,
-            calibration_version=assessment.calibration_version,
-            validated_at=timezone.now(),
-        )
-        assessed_fields = assessment.result.fields
-        Field.objects.bulk_create(
-            Field(
-                extraction=extraction,
-                name=name,
-                value=f.value,
-                raw_confidence=f.confidence,
-                confidence=assessment.confidences.get(name),
-                page=f.page,
-                bbox=list(f.bbox) if f.bbox is not None else None,
-                source=f.source,
-                valid=assessed_fields[name].valid if name in assessed_fields else f.valid,
+        ids = [begun.document.pk for _, begun, _, _, _ in assessed]
+        locked = {
+            d.pk: d
+            for d in Document.objects.select_for_update(of=("self",))
+            .select_related("tenant")
+            .filter(pk__in=ids)
+            .order_by("pk")  # one lock order for every batch: two batches cannot deadlock
+        }
+        ready = [
+            (index, locked[begun.document.pk], result, assessment, timings)
+            for index, begun, result, assessment, timings in assessed
+            if begun.document.pk in locked and locked[begun.document.pk].status == S.PROCESSING
+        ]
+        if not ready:
+            return []
+        now = timezone.now()
+        extractions = Extraction.objects.bulk_create(
+            Extraction(
+                document=document,
+                engine_name=result.engine_name,
+                engine_version=result.engine_version,
+                raw_result=result.to_dict(),
+                checks=_checks_json(assessment),
+                timings_ms=result.timings_ms,
+                calibration_version=assessment.calibration_version,
+                validated_at=now,
             )
+            for _, document, result, assessment, _ in ready
+        )
+        Field.objects.bulk_create(
+            _field_row(extraction, name, f, assessment)
+            for extraction, (_, _, result, assessment, _) in zip(extractions, ready, strict=True)
             for name, f in result.fields.items()
         )
-        locked.document_type = result.document_type
-        # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
-        locked.document_type_confidence = assessment.result.document_type_confidence
-        locked.timings_ms = {**locked.timings_ms, "infer": infer_ms, "validate": validate_ms}
-        document_transition(
-            document=locked,
-            target=S.EXTRACTED,
-            expected=S.PROCESSING,
-            locked=True,
-            also_save=["document_type", "document_type_confidence", "timings_ms"],
-        )
-        decide_started = time.perf_counter()
-        _decision_store(document=locked, decision=assessment.decision)
-        decide_s = time.perf_counter() - decide_started
-    # the stages still count apart in docintel_stage_seconds, though they are no separate tasks
-    metrics.stage_observe("validate", validate_ms / 1000)
-    metrics.stage_observe("decide", decide_s)
-    return StepOutcome(ran=True)
+        routing = RoutingBatch([document.pk for _, document, _, _, _ in ready])
+        callbacks = document_callbacks_of([document.pk for _, document, _, _, _ in ready])
+        for _, document, result, assessment, timings in ready:
+            document.document_type = result.document_type
+            # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
+            document.document_type_confidence = assessment.result.document_type_confidence
+            document.timings_ms = {**document.timings_ms, **timings}
+            document_transition(
+                document=document, target=S.EXTRACTED, expected=S.PROCESSING, locked=True, write=False
+            )
+            _decision_store(
+                document=document,
+                decision=assessment.decision,
+                also_save=["document_type", "document_type_confidence", "timings_ms"],
+                routing=routing,
+                callbacks=callbacks,
+            )
+        routing.insert()
+    decide_s = (time.perf_counter() - started) / len(ready)
+    for _ in ready:  # the stages still count apart in docintel_stage_seconds, though no separate tasks
+        metrics.stage_observe("decide", decide_s)
+    return [index for index, *_ in ready]
+
+
+def _field_row(extraction: Extraction, name: str, found: FieldResult, assessment: Assessment) -> Field:
+    assessed = assessment.result.fields.get(name)
+    return Field(
+        extraction=extraction,
+        name=name,
+        value=found.value,
+        raw_confidence=found.confidence,
+        confidence=assessment.confidences.get(name),
+        page=found.page,
+        bbox=list(found.bbox) if found.bbox is not None else None,
+        source=found.source,
+        valid=assessed.valid if assessed is not None else found.valid,
+    )
 
 
 def _checks_json(assessment: Assessment) -> list[dict[str, object]]:
     return [{"name": c.name, "passed": c.passed, "detail": c.detail} for c in assessment.result.checks]
 
 
-def _decision_store(*, document: Document, decision: Decision) -> None:
-    """EXTRACTED → the decision, with its review task and its webhook, on the caller's locked row."""
+def _decision_store(
+    *,
+    document: Document,
+    decision: Decision,
+    also_save: Sequence[str] = (),
+    routing: RoutingBatch | None = None,
+    callbacks: dict[uuid.UUID, DocumentCallback] | None = None,
+) -> None:
+    """EXTRACTED → the decision, with its review task and its webhook, on the caller's locked row
+    (``routing`` and ``callbacks``: what a batch of documents looked up together)."""
     document.decision = decision.outcome
     document_transition(
-        document=document, target=decision.outcome, expected=S.EXTRACTED, locked=True, also_save=["decision"]
+        document=document,
+        target=decision.outcome,
+        expected=S.EXTRACTED,
+        locked=True,
+        also_save=["decision", *also_save],
     )
     # in the same transaction: a document is never decided without its review task, nor twice queued
     review_task_route(
-        document=document, outcome=decision.outcome, reasons=decision.reasons, document_locked=True
+        document=document,
+        outcome=decision.outcome,
+        reasons=decision.reasons,
+        document_locked=True,
+        batch=routing,
     )
     # the result goes to the document's callback_url once this commits (outbox row, ids in the message)
-    webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_DECIDED)
+    webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_DECIDED, callbacks=callbacks)
 
 
 def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:

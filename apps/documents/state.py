@@ -67,6 +67,7 @@ def document_transition(
     expected: str | None = None,
     locked: bool = False,
     also_save: Iterable[str] = (),
+    write: bool = True,
 ) -> Document:
     """Move ``document`` to ``target`` under a row lock, and audit it.
 
@@ -77,6 +78,9 @@ def document_transition(
     ``locked=True`` says ``document`` is the row the caller locked in its current transaction
     (:func:`document_lock`, or a row it inserted) and has kept up to date since: it is not read
     again. ``also_save`` names fields the caller changed on it, written in the same UPDATE.
+    ``write=False`` (with ``locked=True``) changes and audits the row but leaves the UPDATE to the
+    caller's next transition in the same transaction: a step that moves a document twice
+    (PROCESSING → EXTRACTED → decided) writes its row once.
     """
     if not transaction.get_connection().in_atomic_block:
         with transaction.atomic():
@@ -89,6 +93,7 @@ def document_transition(
                 expected=expected,
                 locked=locked,
                 also_save=also_save,
+                write=write,
             )
     # Inside the caller's transaction, without a savepoint of its own: two savepoint round trips per
     # state change were a measurable share of a cheap pipeline step (bench/pipeline.py), and an
@@ -106,8 +111,9 @@ def document_transition(
     if target == S.FAILED:
         row.error_code = error_code or "internal_error"
         row.error_message = error_message
-    fields = {"status", "status_changed_at", "error_code", "error_message", "updated_at", *also_save}
-    row.save(update_fields=sorted(fields))
+    if write:
+        fields = {"status", "status_changed_at", "error_code", "error_message", "updated_at", *also_save}
+        row.save(update_fields=sorted(fields))
     audit_record(
         tenant=row.tenant,
         actor=actor,

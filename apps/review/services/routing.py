@@ -38,6 +38,34 @@ def review_queue_for(*, tenant: Tenant, document_type: str, kind: str) -> Review
     return queues[key] if key is not None else review_queue_default(tenant=tenant)
 
 
+class RoutingBatch:
+    """Routing for documents decided together under their row locks (the dispatcher's batches):
+    one query for the tasks they already have, one per tenant for its queues, one INSERT."""
+
+    def __init__(self, document_ids: Sequence[object]) -> None:
+        self.existing: set[tuple[object, str]] = set(
+            ReviewTask.objects.filter(document_id__in=list(document_ids)).values_list("document_id", "kind")
+        )
+        self._queues: dict[object, dict[object, ReviewQueue]] = {}
+        self.new_tasks: list[ReviewTask] = []
+
+    def queue_for(self, *, tenant: Tenant, document_type: str, kind: str) -> ReviewQueue:
+        if tenant.pk not in self._queues:
+            self._queues[tenant.pk] = {q.pk: q for q in ReviewQueue.objects.filter(tenant=tenant)}
+        queues = self._queues[tenant.pk]
+        key = rules.best_queue([q.as_rule() for q in queues.values()], document_type=document_type, kind=kind)
+        if key is None:
+            default = review_queue_default(tenant=tenant)
+            queues[default.pk] = default
+            return default
+        return queues[key]
+
+    def insert(self) -> None:
+        """The tasks routed so far, in one INSERT (inside the caller's transaction and locks)."""
+        ReviewTask.objects.bulk_create(self.new_tasks)
+        self.new_tasks = []
+
+
 def review_task_route(
     *,
     document: Document,
@@ -45,12 +73,17 @@ def review_task_route(
     reasons: Sequence[str],
     now: dt.datetime | None = None,
     document_locked: bool = False,
+    batch: RoutingBatch | None = None,
 ) -> ReviewTask | None:
     """The task a just-decided document needs, created once; None when it needs none.
 
     ``document_locked``: the caller holds the document's row lock in this transaction, as the
     pipeline's decision does. Tasks are created only here and only under that lock, so the check
     below cannot race with another insert and the insert needs no savepoint to fall back on.
+
+    ``batch``: the caller decides many locked documents in one transaction; the batch knows which
+    of them have tasks and the tenants' queues already, and collects the new tasks for one INSERT
+    (:meth:`RoutingBatch.insert`).
     """
     if outcome == NEEDS_REVIEW:
         kind = TaskKind.REVIEW
@@ -58,10 +91,15 @@ def review_task_route(
         kind = TaskKind.QUALITY_AUDIT
     else:
         return None
-    existing = ReviewTask.objects.filter(document=document, kind=kind).first()
-    if existing is not None:
-        return existing
-    queue = review_queue_for(tenant=document.tenant, document_type=document.document_type, kind=kind)
+    if batch is not None:
+        if (document.pk, kind) in batch.existing:
+            return None
+        queue = batch.queue_for(tenant=document.tenant, document_type=document.document_type, kind=kind)
+    else:
+        existing = ReviewTask.objects.filter(document=document, kind=kind).first()
+        if existing is not None:
+            return existing
+        queue = review_queue_for(tenant=document.tenant, document_type=document.document_type, kind=kind)
     if kind == TaskKind.QUALITY_AUDIT:
         if not rules.qa_sampled(document_id=document.pk, rate=queue.effective_qa_sample_rate):
             return None
@@ -77,7 +115,9 @@ def review_task_route(
         priority=queue.priority + (QUALITY_AUDIT_PRIORITY_OFFSET if kind == TaskKind.QUALITY_AUDIT else 0),
         due_at=now + queue.sla,
     )
-    if document_locked:
+    if batch is not None:
+        batch.new_tasks.append(task)
+    elif document_locked:
         task.save(force_insert=True)
     else:
         try:

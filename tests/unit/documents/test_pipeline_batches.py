@@ -1,0 +1,123 @@
+"""The dispatcher's batched steps (apps.documents.pipeline.documents_infer_begin/finish): many
+documents read and stored in one go, each ending exactly as it would on its own."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from apps.audit.models import AuditEvent
+from apps.audit.services import audit_chain_verify
+from apps.documents.models import Document
+from apps.documents.models import DocumentStatus as S
+from apps.documents.pipeline import (
+    InferInput,
+    StepOutcome,
+    document_prepare,
+    documents_infer_begin,
+    documents_infer_finish,
+)
+from apps.documents.services import document_fail, document_upload
+from apps.review.models import ReviewTask
+from apps.review.services.queues import review_queue_default
+from engines.types import EngineError, FieldResult
+from tests.unit.documents.test_pipeline import FixedReader
+from workers.dispatcher import _batch_or_each, _finish_one
+
+pytestmark = pytest.mark.django_db
+SAMPLE = Path(__file__).resolve().parents[3] / "samples" / "00000-passport.jpg"
+
+
+def _prepared(tenant, count: int, salt: int) -> list[str]:
+    ids = []
+    for i in range(count):
+        content = SAMPLE.read_bytes() + bytes([salt, i])  # other bytes, same image
+        document = document_upload(tenant=tenant, content=content, original_name="p.jpg", uploaded_by=None)
+        document_prepare(document_id=str(document.document.pk))
+        ids.append(str(document.document.pk))
+    return ids
+
+
+def _moves(document_id: str) -> list[tuple[str, str]]:
+    events = AuditEvent.objects.filter(object_id=document_id, action="document.status_changed").order_by("id")
+    return [(e.data["from"], e.data["to"]) for e in events]
+
+
+def test_a_batch_is_read_and_stored_in_a_few_queries_and_each_document_ends_as_alone(
+    tenant, django_assert_max_num_queries
+):
+    """GIVEN 6 prepared documents WHEN their inputs are read together and their results stored
+    together THEN reading takes 2 queries, storing 12 plus one UPDATE a document, and each
+    document is decided with its review task and both transitions audited, the chain intact."""
+    ids = _prepared(tenant, 6, salt=1)
+    review_queue_default(tenant=tenant)  # exists from the tenant's first review on
+    with django_assert_max_num_queries(2):
+        begun = documents_infer_begin(document_ids=ids)
+    assert all(isinstance(b, InferInput) and len(b.pages) == 1 for b in begun)
+    assert [str(b.document.pk) for b in begun] == ids  # in the order asked
+    result = FixedReader().read_document([b""])
+    with django_assert_max_num_queries(12 + len(ids)):
+        outcomes = documents_infer_finish(finished=[(b, result) for b in begun])
+    assert outcomes == [StepOutcome(ran=True)] * len(ids)
+    for document_id in ids:
+        document = Document.objects.get(pk=document_id)
+        assert (document.status, document.decision, document.document_type) == (
+            S.NEEDS_REVIEW, S.NEEDS_REVIEW, "passport",
+        )  # fmt: skip
+        assert {"prepare", "infer", "validate"} <= set(document.timings_ms)
+        assert document.extractions.get().fields.count() == len(result.fields)
+        assert _moves(document_id)[-2:] == [("processing", "extracted"), ("extracted", "needs_review")]
+    assert ReviewTask.objects.filter(document_id__in=ids).count() == len(ids)
+    assert audit_chain_verify().ok
+    # the same batch again (redelivered messages) finds them decided and does nothing
+    assert documents_infer_begin(document_ids=ids) == [StepOutcome(ran=False)] * len(ids)
+    assert documents_infer_finish(finished=[(b, result) for b in begun]) == [StepOutcome(ran=False)] * len(
+        ids
+    )
+
+
+def test_a_document_that_moved_on_or_failed_in_the_engine_does_not_hold_up_its_batch(tenant):
+    """GIVEN a batch of 4 where one document was failed meanwhile and the engine refused another
+    WHEN stored together THEN the refused one is FAILED with the engine's code, the failed one is
+    left as it was, and the other two are decided."""
+    ids = _prepared(tenant, 4, salt=2)
+    begun = documents_infer_begin(document_ids=ids)
+    document_fail(document=begun[1].document, code="internal_error", message="an operator cancelled it")
+    result = FixedReader().read_document([b""])
+    refused = EngineError("unreadable_image", "no text found")
+    outcomes = documents_infer_finish(
+        finished=[(begun[0], result), (begun[1], result), (begun[2], refused), (begun[3], result)]
+    )
+    assert outcomes == [
+        StepOutcome(ran=True),
+        StepOutcome(ran=False),
+        StepOutcome(ran=True),
+        StepOutcome(ran=True),
+    ]
+    statuses = [Document.objects.get(pk=i) for i in ids]
+    assert [(d.status, d.error_code) for d in statuses] == [
+        (S.NEEDS_REVIEW, ""), (S.FAILED, "internal_error"), (S.FAILED, "unreadable_image"), (S.NEEDS_REVIEW, ""),
+    ]  # fmt: skip
+    assert audit_chain_verify().ok
+
+
+def test_a_row_the_database_refuses_fails_alone_when_the_batch_is_retried_one_by_one(tenant):
+    """GIVEN a batch of 3 in which one result cannot be stored (a field source longer than its
+    column) WHEN the dispatcher stores it THEN the batch is rolled back, retried one document at a
+    time, the two good documents are decided and the bad one's error is its own result."""
+    ids = _prepared(tenant, 3, salt=3)
+    begun = documents_infer_begin(document_ids=ids)
+    good = FixedReader().read_document([b""])
+    bad = dataclasses.replace(
+        good, fields={**good.fields, "surname": FieldResult("ERIKSSON", 0.95, page=1, bbox=None, source="x" * 40)}
+    )
+    results = _batch_or_each(
+        batch=documents_infer_finish, each=_finish_one, items=[(begun[0], good), (begun[1], bad), (begun[2], good)],
+        batch_arg="finished", each_arg="finished",
+    )  # fmt: skip
+    assert results[0] == results[2] == StepOutcome(ran=True)
+    assert isinstance(results[1], Exception)
+    assert [Document.objects.get(pk=i).status for i in ids] == [S.NEEDS_REVIEW, S.PROCESSING, S.NEEDS_REVIEW]
+    assert audit_chain_verify().ok
