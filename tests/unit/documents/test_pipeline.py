@@ -245,6 +245,6 @@ def test_each_step_stays_within_its_query_budget(tenant, django_assert_max_num_q
     # infer: UPDATE … RETURNING, pages; BEGIN, lock, extraction, fields, review tasks?, callback?,
     # one UPDATE for both transitions, queues, review task INSERT, 3 audit events (lock, head,
     # INSERT), COMMIT; and no more for a batch of documents (test_pipeline_batches) but an UPDATE each
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         document_infer(document_id=document_id, reader=FixedReader())
     assert Document.objects.get(pk=document_id).status == S.NEEDS_REVIEW
