@@ -20,7 +20,9 @@ R = TypeVar("R")
 
 class Coalescer(Generic[I, R]):
     """``await coalescer(item)`` runs ``run_batch([...items])`` with the items waiting at the
-    time, at most ``max_batch`` of them and ``concurrency`` batches at once.
+    time, at most ``max_batch`` of them and ``concurrency`` batches at once. ``linger_s``: a batch
+    that is not full waits that long for more before it starts (where one more round trip per
+    call costs more than a few milliseconds of latency).
 
     ``run_batch`` returns one result per item, in order; an exception in that list is raised to
     that item's caller alone, one raised by ``run_batch`` itself to every caller in the batch."""
@@ -31,11 +33,14 @@ class Coalescer(Generic[I, R]):
         *,
         max_batch: int = 64,
         concurrency: int = 1,
+        linger_s: float = 0.0,
     ) -> None:
         self._run_batch = run_batch
         self._max_batch = max_batch
         self._concurrency = concurrency
+        self._linger_s = linger_s
         self._pending: list[tuple[I, asyncio.Future[R]]] = []
+        self._waiting = 0  # batches started that have not taken their calls yet (lingering)
         self._running: set[asyncio.Task[None]] = set()
         self.batches = 0
         self.items = 0
@@ -47,10 +52,10 @@ class Coalescer(Generic[I, R]):
         return await future
 
     def _start(self) -> None:
-        while self._pending and len(self._running) < self._concurrency:
-            batch, self._pending = self._pending[: self._max_batch], self._pending[self._max_batch :]
+        while len(self._running) < self._concurrency and len(self._pending) > self._waiting * self._max_batch:
             # a context of its own: the batch is no one caller's (its log lines carry no document id)
-            task = asyncio.create_task(self._run(batch), context=contextvars.Context())
+            task = asyncio.create_task(self._run(), context=contextvars.Context())
+            self._waiting += 1
             self._running.add(task)
             task.add_done_callback(self._finished)
 
@@ -58,7 +63,15 @@ class Coalescer(Generic[I, R]):
         self._running.discard(task)
         self._start()
 
-    async def _run(self, batch: list[tuple[I, asyncio.Future[R]]]) -> None:
+    async def _run(self) -> None:
+        try:
+            if self._linger_s and len(self._pending) < self._max_batch:
+                await asyncio.sleep(self._linger_s)  # the calls of the next few milliseconds come along
+        finally:
+            self._waiting -= 1
+        batch, self._pending = self._pending[: self._max_batch], self._pending[self._max_batch :]
+        if not batch:
+            return
         self.batches += 1
         self.items += len(batch)
         try:
