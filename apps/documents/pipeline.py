@@ -155,7 +155,7 @@ def document_prepare(*, document_id: str) -> StepOutcome:
         locked = document_lock(document_id=document.pk)
         if locked is None or locked.status != S.QUEUED:
             return SKIPPED
-        locked.pages.all().delete()
+        # no pages to replace: they commit only together with QUEUED → PROCESSING, which is final
         rows = []
         for page in pages:
             name = blobs.page_blob_name(str(locked.pk), page.number)

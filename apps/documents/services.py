@@ -86,11 +86,15 @@ def upload_validate(content: bytes, document_type_hint: str = "") -> str:
     return mime_type
 
 
-def document_enqueue(*, document: Document, locked: bool = False) -> Document:
+def document_enqueue(*, document: Document, locked: bool = False, write: bool = True) -> Document:
     """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits.
-    ``locked``: as in :func:`document_transition`."""
+    ``locked`` and ``write``: as in :func:`document_transition`."""
     document = document_transition(
-        document=document, target=DocumentStatus.QUEUED, expected=DocumentStatus.RECEIVED, locked=locked
+        document=document,
+        target=DocumentStatus.QUEUED,
+        expected=DocumentStatus.RECEIVED,
+        locked=locked,
+        write=write,
     )
     document_id = str(document.pk)
     transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
@@ -143,7 +147,6 @@ def document_upload(
                 wrapped_key=blobs.new_wrapped_key(document_id=str(document_id)),
                 document_type_hint=document_type_hint,
             )
-            document.save(force_insert=True)
             blobs.blob_write(document=document, name=blob_name, plaintext=content)
             audit_record(
                 tenant=tenant,
@@ -153,8 +156,9 @@ def document_upload(
                 object_id=str(document.pk),
                 data={"sha256": sha256, "mime_type": mime_type, "size_bytes": len(content)},
             )
-            # the row this transaction just inserted: nobody else can see it, let alone lock it
-            document = document_enqueue(document=document, locked=True)
+            # a row nobody else can see yet: received and queued (both audited), inserted once
+            document = document_enqueue(document=document, locked=True, write=False)
+            document.save(force_insert=True)
     except IntegrityError:
         # A concurrent upload of the same bytes won the unique (tenant, sha256) race.
         blobs.blob_delete(name=blob_name)

@@ -234,13 +234,13 @@ def test_each_step_stays_within_its_query_budget(tenant, django_assert_max_num_q
     document_infer(document_id=str(first.pk), reader=FixedReader())
 
     content = (SAMPLES / "00000-passport.jpg").read_bytes() + b"\x04"
-    # upload: dedup SELECT; BEGIN, INSERT, UPDATE, 2 audit events (chain lock, head, INSERT), COMMIT
-    with django_assert_max_num_queries(8):
+    # upload: dedup SELECT; BEGIN, INSERT (received and queued), 2 audit events (chain lock, head, INSERT), COMMIT
+    with django_assert_max_num_queries(7):
         document = document_upload(tenant=tenant, content=content, original_name="p.jpg", uploaded_by=None)
     document_id = str(document.document.pk)
-    # prepare: UPDATE … RETURNING; BEGIN, lock, DELETE + INSERT pages, UPDATE, audit (lock, head,
+    # prepare: UPDATE … RETURNING; BEGIN, lock, INSERT pages, UPDATE, audit (lock, head,
     # INSERT), COMMIT
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         document_prepare(document_id=document_id)
     # infer: UPDATE … RETURNING, pages; BEGIN, lock, extraction, fields, review tasks?, callback?,
     # one UPDATE for both transitions, queues, review task INSERT, 3 audit events (lock, head,
