@@ -111,7 +111,8 @@ def test_a_row_the_database_refuses_fails_alone_when_the_batch_is_retried_one_by
     begun = documents_infer_begin(document_ids=ids)
     good = FixedReader().read_document([b""])
     bad = dataclasses.replace(
-        good, fields={**good.fields, "surname": FieldResult("ERIKSSON", 0.95, page=1, bbox=None, source="x" * 40)}
+        good,
+        fields={**good.fields, "surname": FieldResult("ERIKSSON", 0.95, page=1, bbox=None, source="x" * 40)},
     )
     results = _batch_or_each(
         batch=documents_infer_finish, each=_finish_one, items=[(begun[0], good), (begun[1], bad), (begun[2], good)],
