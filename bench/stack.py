@@ -100,6 +100,20 @@ def _multipart(content: bytes, name: str) -> tuple[bytes, str]:
     return head + content + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
+def _multipart_files(contents: Sequence[bytes], names: Sequence[str]) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    parts = [
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{name}"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + content
+        + b"\r\n"
+        for content, name in zip(contents, names, strict=True)
+    ]
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
 @dataclass
 class Upload:
     document_id: str
@@ -255,6 +269,36 @@ class Stack:
         except urllib.error.HTTPError as exc:
             payload, status = {"id": ""}, exc.code
         return Upload(payload.get("id", ""), started_wall, time.perf_counter() - started, status)
+
+    def upload_batch(self, contents: Sequence[bytes], names: Sequence[str]) -> list[Upload]:
+        """One ``POST /api/v1/batches`` with every file; an Upload per document made."""
+        import json
+
+        body, content_type = _multipart_files(contents, names)
+        request = urllib.request.Request(
+            f"{self.web_url}/api/v1/batches",
+            data=body,
+            method="POST",
+            headers={"Authorization": f"Api-Key {self.api_key}", "Content-Type": content_type},
+        )
+        started_wall, started = time.time(), time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                payload, status = json.loads(response.read()), response.status
+        except urllib.error.HTTPError as exc:
+            return [Upload("", started_wall, time.perf_counter() - started, exc.code)]
+        seconds = time.perf_counter() - started
+        return [Upload(d["id"], started_wall, seconds, status) for d in payload.get("documents", [])]
+
+    def upload_batches(self, contents: Sequence[bytes], batch_size: int, clients: int = 2) -> list[Upload]:
+        """``contents`` in batches of ``batch_size`` files, ``clients`` requests at a time."""
+        chunks = [range(i, min(i + batch_size, len(contents))) for i in range(0, len(contents), batch_size)]
+        with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+            answers = pool.map(
+                lambda chunk: self.upload_batch([contents[i] for i in chunk], [f"bench-{i}.jpg" for i in chunk]),
+                chunks,
+            )
+            return [upload for answer in answers for upload in answer]
 
     def upload_many(self, contents: Sequence[bytes], clients: int = 8) -> list[Upload]:
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:

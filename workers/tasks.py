@@ -11,22 +11,27 @@ fails the document with ``internal_error`` instead of looping.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
+import uuid
 from collections.abc import Callable
 
 from celery import shared_task
 from django.conf import settings
 
 from apps.documents import error_codes
-from apps.documents.models import Document
+from apps.documents.models import Document, DocumentStatus
 from apps.documents.pipeline import (
     DECIDE,
+    INFER,
+    PREPARE,
     StepOutcome,
     document_decide,
     document_infer,
     document_prepare,
     document_validate,
+    documents_prepare,
     documents_reconcile,
 )
 from apps.documents.services import document_fail, task_send
@@ -70,6 +75,43 @@ def _run_step(step_name: str, document_id: str, step: Callable[[], StepOutcome])
 @shared_task(name="workers.tasks.prepare")
 def prepare(document_id: str) -> str:
     return _run_step("prepare", document_id, lambda: document_prepare(document_id=document_id))
+
+
+@shared_task(name="workers.tasks.prepare_batch")
+def prepare_batch(document_ids: list[str]) -> str:
+    """Prepare the documents of one upload batch together (apps.documents.pipeline.documents_prepare):
+    one Celery message and one transaction for many small files.
+
+    A document with an attempt behind it may be the one that crashed the worker last time (the
+    message came back because the worker died): each such document gets a message of its own, so
+    a poison file can only spend its own attempts, never its batch-mates'. Anything else that goes
+    wrong in the batch is retried one document at a time, as separate steps."""
+    retried = set(
+        Document.objects.filter(pk__in=document_ids, attempt_count__gt=0).values_list("pk", flat=True)
+    )
+    together = [d for d in document_ids if uuid.UUID(d) not in retried]
+    for document_id in document_ids:
+        if uuid.UUID(document_id) in retried:
+            task_send(PREPARE, document_id)
+    started = time.perf_counter()
+    try:
+        outcomes = documents_prepare(document_ids=together)
+    except Exception as exc:
+        logger.warning("a prepare batch of %d failed (%s); one by one", len(together), type(exc).__name__)
+        # a part stored before the failure is past prepare: its infer messages were not sent yet
+        stored = Document.objects.filter(pk__in=together, status=DocumentStatus.PROCESSING)
+        for stored_id in stored.values_list("pk", flat=True):
+            task_send(INFER, str(stored_id))
+        for document_id in together:
+            _run_step("prepare", document_id, functools.partial(document_prepare, document_id=document_id))
+        return "one by one"
+    elapsed = (time.perf_counter() - started) / max(1, len(together))
+    for document_id, outcome in zip(together, outcomes, strict=True):
+        if outcome.ran:
+            metrics.stage_observe("prepare", elapsed)
+        if outcome.next_task:
+            task_send(outcome.next_task, document_id)
+    return f"{sum(o.ran for o in outcomes)} of {len(document_ids)} prepared"
 
 
 @shared_task(

@@ -17,7 +17,12 @@ from apps.api.errors import ApiError
 from apps.batches.models import Batch, BatchDocument, BatchSource
 from apps.batches.services import batch_open, batch_record, batch_refusals_add
 from apps.documents import error_codes as document_errors
-from apps.documents.services import UploadOutcome, UploadRejectedError, document_upload
+from apps.documents.services import (
+    UploadOutcome,
+    UploadRejectedError,
+    document_upload,
+    documents_prepared_together,
+)
 from apps.ingestion import error_codes as ingestion_errors
 from apps.ingestion.services import (
     FileUploadOutcome,
@@ -121,6 +126,13 @@ def batch_submit(
     becomes one (the same bytes again: the existing document), each other is listed as refused
     with its reason. Raises ``ApiError`` when the request as a whole is refused."""
     _inspect(files)
+    with documents_prepared_together():
+        return _batch_store(tenant, files, document_type_hint, callback_url)
+
+
+def _batch_store(
+    tenant: Tenant, files: list[SubmittedFile], document_type_hint: str, callback_url: str
+) -> BatchSubmission:
     submission = BatchSubmission(batch=None)
     for submitted in files:
         with transaction.atomic():

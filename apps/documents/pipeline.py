@@ -41,6 +41,7 @@ from apps.review.services.routing import RoutingBatch, review_task_route
 from apps.webhooks.models import DocumentCallback, WebhookEvent
 from apps.webhooks.services import document_callbacks_of, webhook_document_event
 from engines.types import EngineError, EngineResult, FieldResult
+from workers.pdf_render import PreparedPage
 from workers.preprocessing import PageLimits, prepare_pages
 
 logger = logging.getLogger(__name__)
@@ -129,57 +130,115 @@ def page_limits() -> PageLimits:
 
 
 def document_prepare(*, document_id: str) -> StepOutcome:
-    document = _start_attempt(document_id, S.QUEUED)
-    if document is None:
-        return SKIPPED
-    started = time.perf_counter()
+    """QUEUED → PROCESSING: the original split into page images, stored encrypted."""
+    return documents_prepare(document_ids=[document_id])[0]
+
+
+# Prepared pages held in memory before a batch's transaction stores them (one large document
+# is stored alone, however large: it is read whole already).
+PREPARE_BATCH_BYTES = 32 * 1024 * 1024
+
+
+def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
+    """:func:`document_prepare` for many documents, in their order: one statement counts every
+    attempt, each file is split on its own, and the pages of up to ``PREPARE_BATCH_BYTES`` of them
+    are stored in one transaction (one lock query, one INSERT of pages, one UPDATE a document, one
+    audit append), so a batch of small files costs little more in the database than one."""
+    outcomes: list[StepOutcome] = [SKIPPED] * len(document_ids)
+    documents = _start_attempts(document_ids, S.QUEUED)
+    ready: list[tuple[int, Document, list[PreparedPage], int]] = []
+    held = 0
+    for index, document_id in enumerate(document_ids):
+        document = documents.get(str(document_id))
+        if document is None:
+            continue
+        started = time.perf_counter()
+        pages = _split(document)
+        if pages is None:
+            outcomes[index] = StepOutcome(ran=True)  # failed with its code
+            continue
+        ready.append((index, document, pages, _elapsed_ms(started)))
+        held += sum(len(page.image) + len(page.text_layer) for page in pages)
+        if held >= PREPARE_BATCH_BYTES:
+            _pages_store(ready, outcomes)
+            ready, held = [], 0
+    if ready:
+        _pages_store(ready, outcomes)
+    return outcomes
+
+
+def _split(document: Document) -> list[PreparedPage] | None:
+    """The document's page images, or None once it is FAILED with the reason."""
     try:
         original = blobs.blob_read(document=document, name=document.blob_name)
     except blobs.BlobMissingError:
         document_fail(
             document=document, code=error_codes.BLOB_MISSING, message="the stored original is missing"
         )
-        return StepOutcome(ran=True)
+        return None
     except DecryptionError:
         document_fail(
             document=document, code=error_codes.BLOB_MISSING, message="the stored original is unreadable"
         )
-        return StepOutcome(ran=True)
+        return None
     try:
-        pages = prepare_pages(original, document.mime_type, page_limits())
+        return prepare_pages(original, document.mime_type, page_limits())
     except EngineError as exc:
         document_fail(document=document, code=exc.code, message=exc.message)
-        return StepOutcome(ran=True)
+        return None
 
-    with transaction.atomic():
-        locked = document_lock(document_id=document.pk)
-        if locked is None or locked.status != S.QUEUED:
-            return SKIPPED
-        # no pages to replace: they commit only together with QUEUED → PROCESSING, which is final
-        rows = []
-        for page in pages:
-            name = blobs.page_blob_name(str(locked.pk), page.number)
-            blobs.blob_write(document=locked, name=name, plaintext=page.image)
-            text_name = ""
-            if page.text_layer:
-                text_name = blobs.text_layer_blob_name(str(locked.pk), page.number)
-                blobs.blob_write(document=locked, name=text_name, plaintext=page.text_layer.encode("utf-8"))
-            rows.append(
-                Page(
-                    document=locked,
-                    number=page.number,
-                    blob_name=name,
-                    width=page.width,
-                    height=page.height,
-                    text_blob_name=text_name,
-                )
-            )
+
+def _pages_store(
+    ready: list[tuple[int, Document, list[PreparedPage], int]], outcomes: list[StepOutcome]
+) -> None:
+    """Store the pages of documents still QUEUED under their row locks, and move them on."""
+    with transaction.atomic(), audit_batch():
+        locked = {
+            d.pk: d
+            for d in Document.objects.select_for_update(of=("self",))
+            .select_related("tenant")
+            .filter(pk__in=[document.pk for _, document, _, _ in ready])
+            .order_by("pk")  # one lock order for every batch: two batches cannot deadlock
+        }
+        rows: list[Page] = []
+        moved: list[tuple[int, Document, int]] = []
+        for index, document, pages, prepare_ms in ready:
+            row = locked.get(document.pk)
+            if row is None or row.status != S.QUEUED:
+                continue  # another worker prepared it, or it was failed meanwhile
+            # no pages to replace: they commit only together with QUEUED → PROCESSING, which is final
+            rows.extend(_page_rows(row, pages))
+            moved.append((index, row, prepare_ms))
         Page.objects.bulk_create(rows)
-        locked.timings_ms = {**locked.timings_ms, "prepare": _elapsed_ms(started)}
-        document_transition(
-            document=locked, target=S.PROCESSING, expected=S.QUEUED, locked=True, also_save=["timings_ms"]
+        for index, row, prepare_ms in moved:
+            row.timings_ms = {**row.timings_ms, "prepare": prepare_ms}
+            document_transition(
+                document=row, target=S.PROCESSING, expected=S.QUEUED, locked=True, also_save=["timings_ms"]
+            )
+            outcomes[index] = StepOutcome(ran=True, next_task=INFER)
+
+
+def _page_rows(document: Document, pages: list[PreparedPage]) -> list[Page]:
+    """Each page's image (and text layer) stored encrypted, as the rows that point at them."""
+    rows = []
+    for page in pages:
+        name = blobs.page_blob_name(str(document.pk), page.number)
+        blobs.blob_write(document=document, name=name, plaintext=page.image)
+        text_name = ""
+        if page.text_layer:
+            text_name = blobs.text_layer_blob_name(str(document.pk), page.number)
+            blobs.blob_write(document=document, name=text_name, plaintext=page.text_layer.encode("utf-8"))
+        rows.append(
+            Page(
+                document=document,
+                number=page.number,
+                blob_name=name,
+                width=page.width,
+                height=page.height,
+                text_blob_name=text_name,
+            )
         )
-    return StepOutcome(ran=True, next_task=INFER)
+    return rows
 
 
 @dataclass(frozen=True)

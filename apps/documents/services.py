@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import logging
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -25,6 +28,7 @@ from apps.webhooks.services import webhook_document_event
 logger = logging.getLogger(__name__)
 
 PIPELINE_ENTRY_TASK = "workers.tasks.prepare"
+PREPARE_BATCH_TASK = "workers.tasks.prepare_batch"
 
 
 class UploadRejectedError(Exception):
@@ -87,7 +91,8 @@ def upload_validate(content: bytes, document_type_hint: str = "") -> str:
 
 
 def document_enqueue(*, document: Document, locked: bool = False, write: bool = True) -> Document:
-    """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits.
+    """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits (inside
+    :func:`documents_prepared_together`: gathered for one message with others).
     ``locked`` and ``write``: as in :func:`document_transition`."""
     document = document_transition(
         document=document,
@@ -97,8 +102,53 @@ def document_enqueue(*, document: Document, locked: bool = False, write: bool = 
         write=write,
     )
     document_id = str(document.pk)
-    transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
+    together = _prepared_together.get()
+    if together is not None:
+        transaction.on_commit(lambda: together.append(document_id))
+    else:
+        transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
     return document
+
+
+_prepared_together: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "prepared_together", default=None
+)
+
+
+@contextlib.contextmanager
+def documents_prepared_together(batch_size: int | None = None) -> Iterator[None]:
+    """The documents enqueued inside the block (each once its transaction committed) go to the
+    workers as ``prepare_batch`` messages of up to ``batch_size`` (``DOCINTEL_PREPARE_BATCH``)
+    when the block ends: one Celery message and one transaction for many small files, where one
+    each costs more CPU than preparing them. Not inside a transaction: its commits must happen
+    inside the block."""
+    if transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("documents_prepared_together() commits inside")
+    gathered: list[str] = []
+    token = _prepared_together.set(gathered)
+    try:
+        yield
+    finally:
+        _prepared_together.reset(token)
+        size = max(1, batch_size or settings.DOCINTEL_PREPARE_BATCH)
+        for start in range(0, len(gathered), size):
+            _batch_send(gathered[start : start + size])
+
+
+def _batch_send(document_ids: list[str]) -> None:
+    """A broker outage is logged, not raised: the reconciler enqueues the documents later."""
+    from apps.observability.context import message_headers
+    from config.celery import app
+
+    if len(document_ids) == 1:
+        task_send(PIPELINE_ENTRY_TASK, document_ids[0])
+        return
+    try:
+        app.send_task(PREPARE_BATCH_TASK, args=[document_ids], headers=message_headers())
+    except Exception:
+        logger.warning(
+            "could not enqueue a prepare batch of %d; the reconciler will retry", len(document_ids)
+        )
 
 
 def task_send(task_name: str, document_id: str) -> None:

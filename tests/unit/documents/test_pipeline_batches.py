@@ -13,11 +13,13 @@ from apps.audit.services import audit_chain_verify
 from apps.documents.models import Document
 from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import (
+    INFER,
     InferInput,
     StepOutcome,
     document_prepare,
     documents_infer_begin,
     documents_infer_finish,
+    documents_prepare,
 )
 from apps.documents.services import document_fail, document_upload
 from apps.review.models import ReviewTask
@@ -122,3 +124,56 @@ def test_a_row_the_database_refuses_fails_alone_when_the_batch_is_retried_one_by
     assert isinstance(results[1], Exception)
     assert [Document.objects.get(pk=i).status for i in ids] == [S.NEEDS_REVIEW, S.PROCESSING, S.NEEDS_REVIEW]
     assert audit_chain_verify().ok
+
+
+def _queued(tenant, count: int, salt: int) -> list[str]:
+    ids = []
+    for i in range(count):
+        content = SAMPLE.read_bytes() + bytes([salt, i])
+        document = document_upload(tenant=tenant, content=content, original_name="p.jpg", uploaded_by=None)
+        ids.append(str(document.document.pk))
+    return ids
+
+
+def test_a_batch_is_prepared_in_one_transaction_and_a_bad_file_fails_alone(
+    tenant, django_assert_max_num_queries
+):
+    """GIVEN 4 queued photos and a corrupt file WHEN prepared together THEN the 4 have their page
+    stored and are PROCESSING (infer next), the corrupt one is FAILED with its code, and the good
+    ones took one transaction: far fewer queries than one document at a time (9 each)."""
+    good = _queued(tenant, 4, salt=4)
+    broken = document_upload(
+        tenant=tenant,
+        content=b"\xff\xd8\xff\xe0" + b"\x00garbage" * 50,
+        original_name="b.jpg",
+        uploaded_by=None,
+    ).document
+    ids = [good[0], good[1], str(broken.pk), good[2], good[3]]
+    # attempts (1); the corrupt file's failure (its own transaction, 7); the batch: BEGIN, lock,
+    # pages, an UPDATE each, audit (lock, head, INSERT), COMMIT
+    with django_assert_max_num_queries(1 + 7 + 7 + len(good)):
+        outcomes = documents_prepare(document_ids=ids)
+    assert [o.next_task for o in outcomes] == [INFER, INFER, None, INFER, INFER]
+    assert all(o.ran for o in outcomes)
+    for document_id in good:
+        document = Document.objects.get(pk=document_id)
+        assert document.status == S.PROCESSING and document.attempt_count == 1
+        assert document.pages.count() == 1 and "prepare" in document.timings_ms
+        assert _moves(document_id)[-1] == ("queued", "processing")
+    broken.refresh_from_db()
+    assert (broken.status, broken.error_code) == (S.FAILED, "unreadable_image")
+    assert documents_prepare(document_ids=ids) == [StepOutcome(ran=False)] * len(ids)  # redelivered
+    assert audit_chain_verify().ok
+
+
+def test_a_document_with_an_attempt_behind_it_is_not_prepared_with_its_batch(tenant):
+    """GIVEN a prepare batch whose message came back after a worker died on it (one document's
+    attempt is counted) WHEN the task runs THEN that document is left to a message of its own
+    (still QUEUED here) and the others are prepared together."""
+    from workers.tasks import prepare_batch
+
+    ids = _queued(tenant, 3, salt=5)
+    Document.objects.filter(pk=ids[1]).update(attempt_count=1)
+    prepare_batch(ids)
+    statuses = [Document.objects.get(pk=i).status for i in ids]
+    assert statuses == [S.PROCESSING, S.QUEUED, S.PROCESSING]
