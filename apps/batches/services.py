@@ -28,9 +28,12 @@ def batch_open(*, tenant: Tenant, source: str = BatchSource.API, actor: User | N
 
 
 @transaction.atomic
-def batch_record(*, batch: Batch, outcome: FileUploadOutcome) -> list[BatchDocument]:
-    """Add what one uploaded file became to the batch: its documents, and its refusals."""
-    start = BatchDocument.objects.filter(batch=batch).count()
+def batch_record(
+    *, batch: Batch, outcome: FileUploadOutcome, position: int | None = None
+) -> list[BatchDocument]:
+    """Add what one uploaded file became to the batch: its documents, and its refusals.
+    ``position``: how many documents the batch has already, when the caller knows."""
+    start = BatchDocument.objects.filter(batch=batch).count() if position is None else position
     items = BatchDocument.objects.bulk_create(
         BatchDocument(
             batch=batch, document=uploaded.document, position=start + i, file=uploaded.name[:255],

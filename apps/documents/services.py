@@ -117,22 +117,26 @@ _prepared_together: contextvars.ContextVar[list[str] | None] = contextvars.Conte
 
 @contextlib.contextmanager
 def documents_prepared_together(batch_size: int | None = None) -> Iterator[None]:
-    """The documents enqueued inside the block (each once its transaction committed) go to the
-    workers as ``prepare_batch`` messages of up to ``batch_size`` (``DOCINTEL_PREPARE_BATCH``)
-    when the block ends: one Celery message and one transaction for many small files, where one
-    each costs more CPU than preparing them. Not inside a transaction: its commits must happen
-    inside the block."""
-    if transaction.get_connection().in_atomic_block:
-        raise transaction.TransactionManagementError("documents_prepared_together() commits inside")
+    """The documents enqueued inside the block go to the workers as ``prepare_batch`` messages of
+    up to ``batch_size`` (``DOCINTEL_PREPARE_BATCH``) once they are committed: one Celery message
+    and one transaction for many small files, where one each costs more CPU than preparing them.
+
+    Each document joins when its transaction commits (one rolled back sends nothing), and the
+    messages leave when the transaction around the block commits (at once, outside one)."""
     gathered: list[str] = []
     token = _prepared_together.set(gathered)
+    size = max(1, batch_size or settings.DOCINTEL_PREPARE_BATCH)
+
+    def send() -> None:
+        for start in range(0, len(gathered), size):
+            _batch_send(gathered[start : start + size])
+
     try:
         yield
     finally:
         _prepared_together.reset(token)
-        size = max(1, batch_size or settings.DOCINTEL_PREPARE_BATCH)
-        for start in range(0, len(gathered), size):
-            _batch_send(gathered[start : start + size])
+    # after the documents' own commit callbacks, which fill ``gathered``
+    transaction.on_commit(send)
 
 
 def _batch_send(document_ids: list[str]) -> None:
