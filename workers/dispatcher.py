@@ -65,17 +65,36 @@ from workers.triton_client import AsyncTritonEngineClient, TritonUnavailableErro
 logger = logging.getLogger(__name__)
 
 INFER_TASK = "workers.tasks.infer"
+INFER_BATCH_TASK = "workers.tasks.infer_batch"
 T = TypeVar("T")
+
+
+class SharedMessage:
+    """A message that carries several documents (``infer_batch``): acknowledged once every one of
+    them is finished with, and returned to the queue instead if any of them was not (redelivered,
+    the finished ones are no-ops). Used from the event loop's thread only."""
+
+    def __init__(self, message: Any, documents: int) -> None:
+        self.message = message
+        self.outstanding = documents
+        self.all_done = True
+
+    def settle(self, ack: bool) -> bool | None:
+        """One document finished; the message's fate (ack or not) once it was the last, else None."""
+        self.outstanding -= 1
+        self.all_done &= ack
+        return self.all_done if self.outstanding == 0 else None
 
 
 @dataclass(frozen=True)
 class Delivery:
-    """One inference message: the document id and what its headers said."""
+    """One document of an inference message: its id and what the message's headers said."""
 
     document_id: str
     sent_at: float | None
     request_id: str
     message: Any  # kombu's Message, acknowledged by the consumer thread only
+    shared: SharedMessage | None = None  # the message carries other documents too
 
 
 @dataclass(frozen=True)
@@ -101,23 +120,32 @@ class RetryPolicy:
         return (self.max_retries + 1) * timeout_s + waits
 
 
-def parse_delivery(body: Any, headers: dict[str, Any], message: Any) -> Delivery | None:
-    """The Celery message (protocol 2: body ``[args, kwargs, embed]``) as a Delivery, or None when
-    it is not an inference task for one document."""
-    if headers.get("task") != INFER_TASK:
-        return None
+def parse_deliveries(body: Any, headers: dict[str, Any], message: Any) -> list[Delivery]:
+    """The Celery message (protocol 2: body ``[args, kwargs, embed]``) as one Delivery per
+    document (``infer``: one id; ``infer_batch``: a list), or none when it is neither."""
+    task = headers.get("task")
     try:
-        args = body[0]
-        document_id = str(args[0])
+        argument = body[0][0]
+        if task == INFER_TASK:
+            document_ids = [str(argument)]
+        elif task == INFER_BATCH_TASK and isinstance(argument, list) and argument:
+            document_ids = [str(document_id) for document_id in argument]
+        else:
+            return []
     except (IndexError, KeyError, TypeError):
-        return None
+        return []
     sent_at = headers.get(SENT_AT_HEADER)
-    return Delivery(
-        document_id=document_id,
-        sent_at=float(sent_at) if isinstance(sent_at, int | float) else None,
-        request_id=str(headers.get(REQUEST_ID_HEADER) or ""),
-        message=message,
-    )
+    shared = SharedMessage(message, len(document_ids)) if len(document_ids) > 1 else None
+    return [
+        Delivery(
+            document_id=document_id,
+            sent_at=float(sent_at) if isinstance(sent_at, int | float) else None,
+            request_id=str(headers.get(REQUEST_ID_HEADER) or ""),
+            message=message,
+            shared=shared,
+        )
+        for document_id in document_ids
+    ]
 
 
 class QueueConsumer:
@@ -144,10 +172,18 @@ class QueueConsumer:
         self._thread.start()
 
     def ack(self, delivery: Delivery) -> None:
-        self._acks.put((delivery.message, True))
+        self._settle(delivery, True)
 
     def requeue(self, delivery: Delivery) -> None:
-        self._acks.put((delivery.message, False))
+        self._settle(delivery, False)
+
+    def _settle(self, delivery: Delivery, ack: bool) -> None:
+        if delivery.shared is not None:
+            fate = delivery.shared.settle(ack)
+            if fate is None:
+                return  # other documents of its message are still being handled
+            ack = fate
+        self._acks.put((delivery.message, ack))
 
     def stop_receiving(self) -> None:
         self._receiving.clear()
@@ -172,14 +208,15 @@ class QueueConsumer:
                 logger.warning("could not acknowledge an inference message; it will be redelivered")
 
     def _on_message(self, body: Any, message: Any) -> None:
-        delivery = parse_delivery(body, dict(message.headers or {}), message)
-        if delivery is None:
+        deliveries = parse_deliveries(body, dict(message.headers or {}), message)
+        if not deliveries:
             logger.error(
                 "not an inference task on %s; dropped (the reconciler covers documents)", self.queue_name
             )
             message.ack()
             return
-        self._deliver(delivery)
+        for delivery in deliveries:
+            self._deliver(delivery)
 
     def _run(self) -> None:
         from kombu import Consumer
@@ -230,8 +267,12 @@ class InferenceDispatcher:
         client: AsyncTritonEngineClient,
         db_threads: int = 4,
         retry: RetryPolicy | None = None,
+        hold: int = 256,
     ) -> None:
         self.client = client
+        # documents past begin hold their page images: at most this many at once (a message of
+        # an upload batch brings many; the rest wait as ids)
+        self._hold = asyncio.Semaphore(hold)
         self.retry = retry or RetryPolicy()
         self._db_threads = db_threads
         self._db = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="dispatcher-db")
@@ -305,7 +346,8 @@ class InferenceDispatcher:
         metrics.queue_wait_observe("infer", delivery.sent_at)
         ack = True
         try:
-            await self._infer(delivery.document_id)
+            async with self._hold:
+                await self._infer(delivery.document_id)
         except asyncio.CancelledError:
             ack = False  # shutting down before it finished: back to the queue
             raise
@@ -489,13 +531,17 @@ async def run(settings: DispatcherSettings, *, stop: asyncio.Event | None = None
         app=app,
         queue_name=settings.queue_name,
         # documents being read or stored hold their message too: room for them beside the calls
+        # (messages of upload batches carry many documents each; the dispatcher holds at most
+        # max_in_flight x 2 of those past begin, the others wait as ids)
         prefetch=max_in_flight * 2,
         deliver=lambda delivery: _post(loop, inbox, delivery),
     )
     async with AsyncTritonEngineClient(
         settings.url, timeout_s=settings.timeout_s, max_in_flight=max_in_flight, model=settings.model
     ) as client:
-        dispatcher = InferenceDispatcher(client=client, db_threads=settings.db_threads, retry=settings.retry)
+        dispatcher = InferenceDispatcher(
+            client=client, db_threads=settings.db_threads, retry=settings.retry, hold=max_in_flight * 2
+        )
         if settings.metrics_port:
             from apps.observability.exporter import start_exporter
             from apps.observability.health import readiness_problems

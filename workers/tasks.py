@@ -34,7 +34,7 @@ from apps.documents.pipeline import (
     documents_prepare,
     documents_reconcile,
 )
-from apps.documents.services import document_fail, task_send
+from apps.documents.services import INFER_BATCH, document_fail, task_send, tasks_send
 from apps.extraction.readers import reader_for
 from apps.observability import metrics
 from workers.broker_epoch import broker_messages_lost
@@ -106,12 +106,25 @@ def prepare_batch(document_ids: list[str]) -> str:
             _run_step("prepare", document_id, functools.partial(document_prepare, document_id=document_id))
         return "one by one"
     elapsed = (time.perf_counter() - started) / max(1, len(together))
-    for document_id, outcome in zip(together, outcomes, strict=True):
+    for outcome in outcomes:
         if outcome.ran:
             metrics.stage_observe("prepare", elapsed)
-        if outcome.next_task:
-            task_send(outcome.next_task, document_id)
+    # the documents prepared together go on together: one inference message for them all
+    tasks_send(
+        INFER, INFER_BATCH, [d for d, o in zip(together, outcomes, strict=True) if o.next_task == INFER]
+    )
     return f"{sum(o.ran for o in outcomes)} of {len(document_ids)} prepared"
+
+
+@shared_task(name="workers.tasks.infer_batch")
+def infer_batch(document_ids: list[str]) -> str:
+    """The documents of a prepare batch. ``manage.py dispatch_inference`` takes these messages
+    apart itself and keeps every document in flight; a Celery worker on the inference queue (the
+    development setup, one blocking call at a time) splits one into an ``infer`` message per
+    document instead, so the pool's processes share them as before."""
+    for document_id in document_ids:
+        task_send(INFER, document_id)
+    return f"{len(document_ids)} sent on"
 
 
 @shared_task(
@@ -125,6 +138,10 @@ def prepare_batch(document_ids: list[str]) -> str:
 def infer(document_id: str) -> str:
     """One blocking engine call: fine for a development worker; at scale the inference queue
     belongs to ``manage.py dispatch_inference``, which keeps many calls in flight."""
+    return _infer_one(document_id)
+
+
+def _infer_one(document_id: str) -> str:
     reader = reader_for(settings.DOCINTEL_ENGINE)
     try:
         with metrics.triton_call():

@@ -29,6 +29,7 @@ logger = logging.getLogger(__name__)
 
 PIPELINE_ENTRY_TASK = "workers.tasks.prepare"
 PREPARE_BATCH_TASK = "workers.tasks.prepare_batch"
+INFER_BATCH = "workers.tasks.infer_batch"
 
 
 class UploadRejectedError(Exception):
@@ -129,7 +130,7 @@ def documents_prepared_together(batch_size: int | None = None) -> Iterator[None]
 
     def send() -> None:
         for start in range(0, len(gathered), size):
-            _batch_send(gathered[start : start + size])
+            tasks_send(PIPELINE_ENTRY_TASK, PREPARE_BATCH_TASK, gathered[start : start + size])
 
     try:
         yield
@@ -139,19 +140,21 @@ def documents_prepared_together(batch_size: int | None = None) -> Iterator[None]
     transaction.on_commit(send)
 
 
-def _batch_send(document_ids: list[str]) -> None:
-    """A broker outage is logged, not raised: the reconciler enqueues the documents later."""
+def tasks_send(task_name: str, batch_task_name: str, document_ids: list[str]) -> None:
+    """One ``batch_task_name`` message for all the documents (``task_name`` for a single one).
+    A broker outage is logged, not raised: the reconciler enqueues the documents later."""
     from apps.observability.context import message_headers
     from config.celery import app
 
-    if len(document_ids) == 1:
-        task_send(PIPELINE_ENTRY_TASK, document_ids[0])
+    if len(document_ids) <= 1:
+        for document_id in document_ids:
+            task_send(task_name, document_id)
         return
     try:
-        app.send_task(PREPARE_BATCH_TASK, args=[document_ids], headers=message_headers())
+        app.send_task(batch_task_name, args=[document_ids], headers=message_headers())
     except Exception:
         logger.warning(
-            "could not enqueue a prepare batch of %d; the reconciler will retry", len(document_ids)
+            "could not enqueue %s for %d documents; the reconciler will retry", task_name, len(document_ids)
         )
 
 

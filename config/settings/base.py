@@ -290,7 +290,10 @@ DOCINTEL_WEBHOOK_QUEUE = env_str("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAUL
 # steps on the default queue (CPU workers), inference on its own (the dispatcher,
 # `manage.py dispatch_inference`, or any worker that lists it), webhooks on theirs.
 DOCINTEL_INFER_QUEUE = env_str("DOCINTEL_INFER_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-infer")
-CELERY_TASK_ROUTES = {"workers.tasks.infer": {"queue": DOCINTEL_INFER_QUEUE}}
+CELERY_TASK_ROUTES = {
+    "workers.tasks.infer": {"queue": DOCINTEL_INFER_QUEUE},
+    "workers.tasks.infer_batch": {"queue": DOCINTEL_INFER_QUEUE},
+}
 # The dispatcher's Triton calls in flight (0: the model's max batch size x instances x 2), and the
 # threads it reads and writes the database with.
 DOCINTEL_DISPATCH_MAX_IN_FLIGHT = env_int("DOCINTEL_DISPATCH_MAX_IN_FLIGHT", 0)

@@ -104,7 +104,7 @@ def _queue_length(queue: str) -> int:
 def test_dispatcher_keeps_many_requests_in_flight_and_fills_sim_gpu_batches(
     triton_sim_server: str, tenant, no_pipeline_messages
 ) -> None:
-    """GIVEN 64 prepared documents and a dispatcher sized from sim_gpu's batch capacity (32 x 1 x 2)
+    """GIVEN 64 prepared documents and a dispatcher sized from sim_gpu's batch capacity (32 x 1 x 4)
     WHEN their infer messages arrive THEN all 64 are extracted in a handful of batches, in about
     two batches' time (one at a time would take 64 x 152 ms), each is validated and decided in the
     same step (no validate or decide message; both state changes audited), and no message is left
@@ -171,3 +171,31 @@ def test_a_redelivered_infer_message_changes_nothing(
     assert document.extractions.count() == 1
     assert AuditEvent.objects.filter(object_id=document_id, data__to=document.status).count() == 1
     assert no_pipeline_messages == [("workers.tasks.prepare", document_id)]  # the upload's
+
+
+def test_a_message_of_many_documents_is_taken_apart_and_acknowledged_once_all_are_decided(
+    triton_sim_server: str, tenant, no_pipeline_messages
+) -> None:
+    """GIVEN 48 prepared documents sent as three infer_batch messages of 16 (what a prepare batch
+    sends) WHEN the dispatcher takes them THEN every document is decided, in full sim_gpu batches,
+    and each message is acknowledged (none left in the queue after the dispatcher stops, when an
+    unacknowledged one would go back to it)."""
+    from config.celery import app
+
+    ids = _prepared_documents(tenant, 48)
+    queue = f"dispatcher-test-{uuid.uuid4().hex[:8]}"
+    inferences_before, executions_before = _sim_gpu_counts(triton_sim_server)
+    thread, state = _run_dispatcher(triton_sim_server, queue, max_in_flight=None)
+    try:
+        for start in range(0, 48, 16):
+            app.send_task("workers.tasks.infer_batch", args=[ids[start : start + 16]], queue=queue)
+        deadline = time.monotonic() + 60
+        while Document.objects.filter(pk__in=ids, status__in=DECIDED).count() < len(ids):
+            assert time.monotonic() < deadline, "documents not decided in time"
+            time.sleep(0.05)
+    finally:
+        _stop(thread, state)
+    inferences, executions = _sim_gpu_counts(triton_sim_server)
+    assert inferences - inferences_before == 48
+    assert executions - executions_before <= 5, "the batches were not full"
+    assert _queue_length(queue) == 0
