@@ -22,6 +22,7 @@ from apps.documents.services import (
     UploadOutcome,
     UploadRejectedError,
     document_upload,
+    documents_by_sha256,
     documents_prepared_together,
 )
 from apps.ingestion import error_codes as ingestion_errors
@@ -139,6 +140,12 @@ def _batch_store(
     stores nothing; a failure of the request itself stores nothing at all."""
     submission = BatchSubmission(batch=None)
     with transaction.atomic(), audit_batch():
+        # files (not a zip, whose members are known only once unpacked): one duplicate lookup
+        known = (
+            None
+            if any(is_zip(f.content[:4]) for f in files)
+            else documents_by_sha256(tenant=tenant, contents=[f.content for f in files])
+        )
         for submitted in files:
             outcome: FileUploadOutcome = file_upload(
                 tenant=tenant,
@@ -146,6 +153,7 @@ def _batch_store(
                 original_name=submitted.name,
                 uploaded_by=None,
                 document_type_hint=document_type_hint,
+                known=known,
             )
             if callback_url:
                 _callbacks(outcome.documents, callback_url)

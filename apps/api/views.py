@@ -42,7 +42,7 @@ from apps.api.services import SubmittedFile, batch_submit, document_submit, refu
 from apps.api.signed_urls import SignedUrlAuthentication, signed_url_make
 from apps.api.uploads import BoundedMemoryUploadHandler, declared_length, too_large
 from apps.batches.exports import batch_export_csv, batch_export_jsonl
-from apps.batches.models import Batch
+from apps.batches.models import Batch, BatchDocument
 from apps.batches.selectors import batch_get, batch_items, batch_status_counts, batches_of_tenant
 from apps.documents import blobs
 from apps.documents.filetypes import SUPPORTED_MIME_TYPES
@@ -329,11 +329,19 @@ def _batch_documents(request: Request, batch: Batch) -> list[dict[str, Any]]:
     return [_accepted(request, i.document, i.file, i.duplicate) for i in batch_items(batch=batch)]
 
 
-def _batch_accepted(request: Request, batch: Batch) -> dict[str, Any]:
+def _batch_accepted(
+    request: Request, batch: Batch, items: list[BatchDocument] | None = None
+) -> dict[str, Any]:
+    """The answer to a batch upload; ``items``: the batch's documents as just stored (else read)."""
+    documents = (
+        [_accepted(request, i.document, i.file, i.duplicate) for i in items]
+        if items is not None
+        else _batch_documents(request, batch)
+    )
     return {
         "id": str(batch.pk),
         "url": _url(request, "api:batch", batch_id=batch.pk),
-        "documents": _batch_documents(request, batch),
+        "documents": documents,
         "refused": batch.refused,
     }
 
@@ -416,7 +424,7 @@ class BatchesApi(UploadApi):
             idempotency_release(claim=claim)
             raise
         idempotency_complete(claim=claim, response_status=202, resource_id=submission.batch.pk)
-        return Response(_batch_accepted(request, submission.batch), status=202)
+        return Response(_batch_accepted(request, submission.batch, submission.items), status=202)
 
 
 class BatchApi(GenericAPIView):

@@ -181,10 +181,17 @@ def document_upload(
     original_name: str,
     uploaded_by: User | None,
     document_type_hint: str = "",
+    known: dict[str, Document] | None = None,
 ) -> UploadOutcome:
+    """Store ``content`` as a new document, queued, or answer the tenant's document with the same
+    bytes. ``known``: the tenant's documents by SHA-256 for every file of the caller's batch,
+    looked up together (:func:`documents_by_sha256`); this upload adds its own."""
     mime_type = upload_validate(content, document_type_hint)
     sha256 = hashlib.sha256(content).hexdigest()
-    existing = Document.objects.filter(tenant=tenant, sha256=sha256).first()
+    if known is not None:
+        existing = known.get(sha256)
+    else:
+        existing = Document.objects.filter(tenant=tenant, sha256=sha256).first()
     if existing is not None:
         return UploadOutcome(existing, created=False)
 
@@ -220,7 +227,16 @@ def document_upload(
         # A concurrent upload of the same bytes won the unique (tenant, sha256) race.
         blobs.blob_delete(name=blob_name)
         return UploadOutcome(Document.objects.get(tenant=tenant, sha256=sha256), created=False)
+    if known is not None:
+        known[sha256] = document
     return UploadOutcome(document, created=True)
+
+
+def documents_by_sha256(*, tenant: Tenant, contents: list[bytes]) -> dict[str, Document]:
+    """The tenant's documents with the same bytes as any of ``contents``, by SHA-256: one query
+    for a whole batch instead of one per file."""
+    digests = {hashlib.sha256(content).hexdigest() for content in contents}
+    return {d.sha256: d for d in Document.objects.filter(tenant=tenant, sha256__in=digests)}
 
 
 def document_fail(*, document: Document, code: str, message: str) -> Document:

@@ -68,8 +68,10 @@ def file_upload(
     original_name: str,
     uploaded_by: User | None,
     document_type_hint: str = "",
+    known: dict[str, Document] | None = None,
 ) -> FileUploadOutcome:
-    """Store one uploaded file as a document, or each member of a zip as a document of its own."""
+    """Store one uploaded file as a document, or each member of a zip as a document of its own.
+    ``known``: for a file that is no zip, as in ``document_upload``."""
     name = original_name or "upload"
     if not is_zip(content[:4]):
         try:
@@ -79,6 +81,7 @@ def file_upload(
                 original_name=name,
                 uploaded_by=uploaded_by,
                 document_type_hint=document_type_hint,
+                known=known,
             )
         except UploadRejectedError as exc:
             return FileUploadOutcome(name=name, error=_refusal(name, exc))

@@ -43,6 +43,21 @@ def test_many_files_become_a_batch_and_refusals_are_listed(api):
     assert detail["total"] == 2 and detail["counts"] == {"queued": 2} and len(detail["refused"]) == 1
 
 
+def test_the_same_bytes_twice_or_already_uploaded_are_one_document(api):
+    """GIVEN a file uploaded before WHEN a batch holds it again, and another file twice THEN the
+    batch lists 3 entries but only one new document is made; the repeats are marked duplicate."""
+    first = _post(api, [("old.png", png_bytes(11))]).json()["documents"][0]
+    body = _post(
+        api, [("again.png", png_bytes(11)), ("n.png", png_bytes(12)), ("n2.png", png_bytes(12))]
+    ).json()
+    documents = body["documents"]
+    assert [(d["file"], d["duplicate"]) for d in documents] == [
+        ("again.png", True), ("n.png", False), ("n2.png", True),
+    ]  # fmt: skip
+    assert documents[0]["id"] == first["id"] and documents[1]["id"] == documents[2]["id"]
+    assert Document.objects.count() == 2
+
+
 def test_one_zip_becomes_a_batch_of_its_members(api):
     archive = _zip({"scans/a.png": png_bytes(3), "b.png": png_bytes(4)})
     body = _post(api, [("folder.zip", archive)]).json()
