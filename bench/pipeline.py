@@ -8,7 +8,9 @@ a process of its own) and four measurements:
 1. ``cpu_ms_per_doc``: ``--documents`` small JPEGs through the API, Celery and Triton with the
    ``null`` model, until every one is decided; the CPU seconds of the web, worker, dispatcher and
    Triton process trees (psutil) divided by the documents. PostgreSQL's and Redis's own CPU is
-   not in it (shared servers); the benchmark's client is not either.
+   not in it (shared servers); the benchmark's client is not either. Measured twice: uploaded
+   through the batch API (``--batch-size`` files a request: how volume arrives), and one
+   ``POST /api/v1/documents`` a document (``cpu_ms_per_doc_single_uploads``).
 2. ``dispatch_efficiency``: ``--dispatch-documents`` prepared documents wait in the inference
    queue; the dispatcher (model ``sim_gpu``: 150 ms a batch + 2 ms a document, batches of 32)
    drains it. Documents extracted per second (first to last extraction) over sim_gpu's ideal rate.
@@ -64,10 +66,13 @@ def _accepted(uploads: list[Any]) -> list[str]:
     return [u.document_id for u in uploads if u.status == 202]
 
 
-def measure_cpu(s: Stack, documents: int, clients: int, seed: int) -> dict[str, Any]:
+def measure_cpu(s: Stack, documents: int, clients: int, seed: int, batch_size: int = 1) -> dict[str, Any]:
+    """``batch_size`` 1: one ``POST /api/v1/documents`` a document, ``clients`` at a time; more:
+    ``POST /api/v1/batches`` with that many files, two requests at a time."""
     contents = _contents(documents, seed)
     before, started = s.cpu(), time.perf_counter()
-    ids = _accepted(s.upload_many(contents, clients))
+    uploads = s.upload_batches(contents, batch_size) if batch_size > 1 else s.upload_many(contents, clients)
+    ids = _accepted(uploads)
     s.wait_until(ids, DECIDED, timeout_s=900)
     wall = time.perf_counter() - started
     after = s.cpu()
@@ -83,6 +88,7 @@ def measure_cpu(s: Stack, documents: int, clients: int, seed: int) -> dict[str, 
         "cpu_ms_per_doc": round(sum(per_process.values()), 2),
         "cpu_ms_per_doc_by_process": per_process,
         "document_bytes": len(contents[0]),
+        "files_per_request": batch_size,
     }
 
 
@@ -249,7 +255,9 @@ def summarise_profile(path: Path, top: int = 8) -> dict[str, Any]:
     }
 
 
-def profile_cpu(s: Stack, documents: int, clients: int, seed: int, out_dir: Path) -> dict[str, Any]:
+def profile_cpu(
+    s: Stack, documents: int, clients: int, seed: int, out_dir: Path, batch_size: int = 1
+) -> dict[str, Any]:
     spy = Path(sys.executable).parent / "py-spy"
     samplers = {}
     for name, process in s.processes.items():
@@ -262,7 +270,7 @@ def profile_cpu(s: Stack, documents: int, clients: int, seed: int, out_dir: Path
             output,
         )
     time.sleep(1.0)
-    measured = measure_cpu(s, documents, clients, seed)
+    measured = measure_cpu(s, documents, clients, seed, batch_size=batch_size)
     for sampler, _ in samplers.values():
         sampler.send_signal(signal.SIGINT)
     summaries = {}
@@ -281,6 +289,9 @@ def main() -> None:
     )
     parser.add_argument("--documents", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument(
+        "--batch-size", type=int, default=50, help="files a batch upload carries (cpu_ms_per_doc)"
+    )
     parser.add_argument("--dispatch-documents", type=int, default=1500)
     parser.add_argument("--baseline-documents", type=int, default=40)
     parser.add_argument("--latency-seconds", type=float, default=20.0)
@@ -300,15 +311,21 @@ def main() -> None:
         warm = _accepted(s.upload_many(_contents(40, seed), args.clients))
         s.wait_until(warm, DECIDED, timeout_s=300)
 
-        cpu = measure_cpu(s, args.documents, args.clients, seed + 100_000)
+        cpu = measure_cpu(s, args.documents, args.clients, seed + 100_000, batch_size=args.batch_size)
         results["cpu"] = cpu
-        print(
-            f"CPU per document, null model: {cpu['cpu_ms_per_doc']} ms over {cpu['documents']} documents "
-            f"({cpu['documents_per_s']} documents/s end to end; by process, ms: {cpu['cpu_ms_per_doc_by_process']})",
-            flush=True,
-        )
+        single = measure_cpu(s, args.documents, args.clients, seed + 200_000)
+        results["cpu_single_uploads"] = single
+        for name, run in ((f"batches of {args.batch_size}", cpu), ("one upload a document", single)):
+            print(
+                f"CPU per document, null model, {name}: {run['cpu_ms_per_doc']} ms over {run['documents']} "
+                f"documents ({run['documents_per_s']} documents/s end to end; by process, ms: "
+                f"{run['cpu_ms_per_doc_by_process']})",
+                flush=True,
+            )
         if args.profile:
-            profile = profile_cpu(s, min(args.documents, 600), args.clients, seed + 300_000, args.out.parent)
+            profile = profile_cpu(
+                s, min(args.documents, 600), args.clients, seed + 300_000, args.out.parent, args.batch_size
+            )
             results["profile"] = profile
             for name, summary in profile["processes"].items():
                 print(f"profile {name}: {json.dumps(summary.get('by_area_percent', {}))}", flush=True)
@@ -327,7 +344,8 @@ def main() -> None:
             f"efficiency {baseline['efficiency']}",
             flush=True,
         )
-        saturation = min(dispatch["documents_per_s"], cpu["documents_per_s"])
+        # documents arriving one upload at a time: what each one's latency is measured on
+        saturation = min(dispatch["documents_per_s"], single["documents_per_s"])
         latency = measure_latency(s, saturation / 2, args.latency_seconds, seed + 800_000)
         latency["saturation_per_s"] = saturation
         results["latency"] = latency
@@ -340,6 +358,7 @@ def main() -> None:
     results["load_after"] = machine_load()
     summary = {
         "cpu_ms_per_doc": cpu["cpu_ms_per_doc"],
+        "cpu_ms_per_doc_single_uploads": single["cpu_ms_per_doc"],
         "pipeline_documents_per_s": cpu["documents_per_s"],
         "dispatch_documents_per_s": dispatch["documents_per_s"],
         "dispatch_efficiency": dispatch["efficiency"],

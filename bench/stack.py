@@ -295,7 +295,9 @@ class Stack:
         chunks = [range(i, min(i + batch_size, len(contents))) for i in range(0, len(contents), batch_size)]
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:
             answers = pool.map(
-                lambda chunk: self.upload_batch([contents[i] for i in chunk], [f"bench-{i}.jpg" for i in chunk]),
+                lambda chunk: self.upload_batch(
+                    [contents[i] for i in chunk], [f"bench-{i}.jpg" for i in chunk]
+                ),
                 chunks,
             )
             return [upload for answer in answers for upload in answer]

@@ -25,7 +25,7 @@ class Command(BaseCommand):
             "--max-in-flight",
             type=int,
             default=settings.DOCINTEL_DISPATCH_MAX_IN_FLIGHT or None,
-            help="requests in flight (default: the model's max batch size x instances x 2)",
+            help="requests in flight (default: the model's max batch size x instances x 4)",
         )
         parser.add_argument("--db-threads", type=int, default=settings.DOCINTEL_DISPATCH_DB_THREADS)
         parser.add_argument(
