@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from apps.api.errors import ApiError
 from apps.audit.services import audit_batch
 from apps.batches.models import Batch, BatchDocument, BatchSource
 from apps.batches.services import batch_open, batch_record, batch_refusals_add
+from apps.documents import blobs
 from apps.documents import error_codes as document_errors
+from apps.documents.models import Document
 from apps.documents.services import (
     UploadOutcome,
     UploadRejectedError,
@@ -128,22 +130,39 @@ def batch_submit(
     becomes one (the same bytes again: the existing document), each other is listed as refused
     with its reason. Raises ``ApiError`` when the request as a whole is refused."""
     _inspect(files)
+    together = not any(is_zip(f.content[:4]) for f in files)
     with documents_prepared_together():
-        return _batch_store(tenant, files, document_type_hint, callback_url)
+        inserted: list[Document] = []
+        try:
+            return _batch_store(
+                tenant, files, document_type_hint, callback_url, inserted if together else None
+            )
+        except IntegrityError:
+            if not together:
+                raise
+            # a concurrent upload of some of the same bytes: rolled back; now each file on its own
+            for document in inserted:
+                blobs.blob_delete(name=document.blob_name)
+            return _batch_store(tenant, files, document_type_hint, callback_url, None)
 
 
 def _batch_store(
-    tenant: Tenant, files: list[SubmittedFile], document_type_hint: str, callback_url: str
+    tenant: Tenant,
+    files: list[SubmittedFile],
+    document_type_hint: str,
+    callback_url: str,
+    inserted: list[Document] | None,
 ) -> BatchSubmission:
     """Every file in one transaction, its audit events appended together at the end: a batch of
     small files costs the database little more than one of them. A file the upload refuses
-    stores nothing; a failure of the request itself stores nothing at all."""
+    stores nothing; a failure of the request itself stores nothing at all. ``inserted`` (files,
+    not a zip, whose members are known only once unpacked): one duplicate lookup and one INSERT
+    for all the new documents, listed there."""
     submission = BatchSubmission(batch=None)
     with transaction.atomic(), audit_batch():
-        # files (not a zip, whose members are known only once unpacked): one duplicate lookup
         known = (
             None
-            if any(is_zip(f.content[:4]) for f in files)
+            if inserted is None
             else documents_by_sha256(tenant=tenant, contents=[f.content for f in files])
         )
         for submitted in files:
@@ -154,6 +173,7 @@ def _batch_store(
                 uploaded_by=None,
                 document_type_hint=document_type_hint,
                 known=known,
+                deferred=inserted,
             )
             if callback_url:
                 _callbacks(outcome.documents, callback_url)
@@ -166,4 +186,6 @@ def _batch_store(
                     batch_record(batch=submission.batch, outcome=outcome, position=len(submission.items))
                 )
             submission.refused.extend(([outcome.error] if outcome.error else []) + outcome.refused)
+        if inserted:
+            Document.objects.bulk_create(inserted)  # the rows above point at them: FKs check at commit
     return submission

@@ -182,10 +182,13 @@ def document_upload(
     uploaded_by: User | None,
     document_type_hint: str = "",
     known: dict[str, Document] | None = None,
+    deferred: list[Document] | None = None,
 ) -> UploadOutcome:
     """Store ``content`` as a new document, queued, or answer the tenant's document with the same
     bytes. ``known``: the tenant's documents by SHA-256 for every file of the caller's batch,
-    looked up together (:func:`documents_by_sha256`); this upload adds its own."""
+    looked up together (:func:`documents_by_sha256`); this upload adds its own. ``deferred``: the
+    caller's transaction inserts the new document with the batch's others (``bulk_create``), and
+    handles the IntegrityError of a concurrent upload of the same bytes for the whole batch."""
     mime_type = upload_validate(content, document_type_hint)
     sha256 = hashlib.sha256(content).hexdigest()
     if known is not None:
@@ -197,31 +200,31 @@ def document_upload(
 
     document_id = uuid.uuid4()
     blob_name = blobs.original_blob_name(str(document_id))
+    document = Document(
+        id=document_id,
+        tenant=tenant,
+        uploaded_by=uploaded_by,
+        sha256=sha256,
+        original_name=(original_name or "upload")[:255],
+        mime_type=mime_type,
+        size_bytes=len(content),
+        blob_name=blob_name,
+        wrapped_key=blobs.new_wrapped_key(document_id=str(document_id)),
+        document_type_hint=document_type_hint,
+    )
+    if deferred is not None:
+        if not transaction.get_connection().in_atomic_block:
+            raise transaction.TransactionManagementError(
+                "a deferred upload belongs in its batch's transaction"
+            )
+        _document_store(document, content, sha256, uploaded_by)
+        deferred.append(document)
+        if known is not None:
+            known[sha256] = document
+        return UploadOutcome(document, created=True)
     try:
         with transaction.atomic(), audit_batch():  # both events appended at the end, together
-            document = Document(
-                id=document_id,
-                tenant=tenant,
-                uploaded_by=uploaded_by,
-                sha256=sha256,
-                original_name=(original_name or "upload")[:255],
-                mime_type=mime_type,
-                size_bytes=len(content),
-                blob_name=blob_name,
-                wrapped_key=blobs.new_wrapped_key(document_id=str(document_id)),
-                document_type_hint=document_type_hint,
-            )
-            blobs.blob_write(document=document, name=blob_name, plaintext=content)
-            audit_record(
-                tenant=tenant,
-                actor=uploaded_by,
-                action="document.uploaded",
-                object_type="document",
-                object_id=str(document.pk),
-                data={"sha256": sha256, "mime_type": mime_type, "size_bytes": len(content)},
-            )
-            # a row nobody else can see yet: received and queued (both audited), inserted once
-            document = document_enqueue(document=document, locked=True, write=False)
+            _document_store(document, content, sha256, uploaded_by)
             document.save(force_insert=True)
     except IntegrityError:
         # A concurrent upload of the same bytes won the unique (tenant, sha256) race.
@@ -230,6 +233,21 @@ def document_upload(
     if known is not None:
         known[sha256] = document
     return UploadOutcome(document, created=True)
+
+
+def _document_store(document: Document, content: bytes, sha256: str, uploaded_by: User | None) -> None:
+    """The original stored encrypted, the upload audited, and the (not yet inserted) row queued:
+    received and queued, both audited, written by the one INSERT that follows."""
+    blobs.blob_write(document=document, name=document.blob_name, plaintext=content)
+    audit_record(
+        tenant=document.tenant,
+        actor=uploaded_by,
+        action="document.uploaded",
+        object_type="document",
+        object_id=str(document.pk),
+        data={"sha256": sha256, "mime_type": document.mime_type, "size_bytes": len(content)},
+    )
+    document_enqueue(document=document, locked=True, write=False)
 
 
 def documents_by_sha256(*, tenant: Tenant, contents: list[bytes]) -> dict[str, Document]:

@@ -69,9 +69,10 @@ def file_upload(
     uploaded_by: User | None,
     document_type_hint: str = "",
     known: dict[str, Document] | None = None,
+    deferred: list[Document] | None = None,
 ) -> FileUploadOutcome:
     """Store one uploaded file as a document, or each member of a zip as a document of its own.
-    ``known``: for a file that is no zip, as in ``document_upload``."""
+    ``known`` and ``deferred``: for a file that is no zip, as in ``document_upload``."""
     name = original_name or "upload"
     if not is_zip(content[:4]):
         try:
@@ -82,6 +83,7 @@ def file_upload(
                 uploaded_by=uploaded_by,
                 document_type_hint=document_type_hint,
                 known=known,
+                deferred=deferred,
             )
         except UploadRejectedError as exc:
             return FileUploadOutcome(name=name, error=_refusal(name, exc))

@@ -216,7 +216,7 @@ DOCINTEL_SIGNED_URL_TTL_S = env_int("DOCINTEL_SIGNED_URL_TTL_S", 3600)
 # A batch: at most this many files (§4), and this many bytes in one request (files held in memory).
 DOCINTEL_BATCH_MAX_FILES = env_int("DOCINTEL_BATCH_MAX_FILES", 100)
 # The documents of an upload batch reach the CPU workers this many to a prepare message
-DOCINTEL_PREPARE_BATCH = env_int("DOCINTEL_PREPARE_BATCH", 16)
+DOCINTEL_PREPARE_BATCH = env_int("DOCINTEL_PREPARE_BATCH", 32)
 DOCINTEL_BATCH_MAX_BYTES = env_int("DOCINTEL_BATCH_MAX_BYTES", 200 * 1024 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FILES = DOCINTEL_BATCH_MAX_FILES
 # Webhooks: POST to a document's callback_url, signed with the tenant's secret; a failure is retried

@@ -137,3 +137,35 @@ def test_other_tenants_batches_are_404_and_not_listed(api, other_api):
         assert response.status_code == 404 and response.json()["code"] == "not_found", path
     assert other_api.get("/api/v1/batches").json()["results"] == []
     assert [b["id"] for b in api.get("/api/v1/batches").json()["results"]] == [body["id"]]
+
+
+def test_a_batch_racing_another_upload_of_the_same_bytes_is_stored_file_by_file(tenant, monkeypatch):
+    """GIVEN a file whose bytes another upload stored after the batch looked its duplicates up
+    (the lookup is made to miss it, as the race would) WHEN the batch's one INSERT meets the
+    unique constraint THEN the batch is rolled back and stored again file by file: that file is
+    the existing document, the other a new one with its callback, and no original is left behind
+    from the first try."""
+    from django.core.files.storage import default_storage
+
+    from apps.api.services import SubmittedFile, batch_submit
+    from apps.documents.services import document_upload
+    from apps.webhooks.models import DocumentCallback
+
+    earlier = document_upload(tenant=tenant, content=png_bytes(21), original_name="x.png", uploaded_by=None)
+    monkeypatch.setattr("apps.api.services.documents_by_sha256", lambda **_: {})
+
+    def originals() -> int:
+        folders = default_storage.listdir("documents")[0]
+        return sum("original.bin" in default_storage.listdir(f"documents/{f}")[1] for f in folders)
+
+    originals_before = originals()
+    submission = batch_submit(
+        tenant=tenant,
+        files=[SubmittedFile("x.png", png_bytes(21)), SubmittedFile("y.png", png_bytes(22))],
+        callback_url="https://example.org/hook",
+    )
+    documents = [item.document for item in submission.items]
+    assert documents[0].pk == earlier.document.pk and [i.duplicate for i in submission.items] == [True, False]
+    assert Document.objects.count() == 2
+    assert DocumentCallback.objects.filter(document=documents[1], url="https://example.org/hook").exists()
+    assert originals() == originals_before + 1
