@@ -22,9 +22,10 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_batch
@@ -213,9 +214,10 @@ def _pages_store(
         for index, row, prepare_ms in moved:
             row.timings_ms = {**row.timings_ms, "prepare": prepare_ms}
             document_transition(
-                document=row, target=S.PROCESSING, expected=S.QUEUED, locked=True, also_save=["timings_ms"]
+                document=row, target=S.PROCESSING, expected=S.QUEUED, locked=True, write=False
             )
             outcomes[index] = StepOutcome(ran=True, next_task=INFER)
+        _rows_write([row for _, row, _ in moved], ["timings_ms"])
 
 
 def _page_rows(document: Document, pages: list[PreparedPage]) -> list[Page]:
@@ -402,15 +404,65 @@ def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
             _decision_store(
                 document=document,
                 decision=assessment.decision,
-                also_save=["document_type", "document_type_confidence", "timings_ms"],
                 routing=routing,
                 callbacks=callbacks,
+                write=False,
             )
+        _rows_write(
+            [document for _, document, _, _, _ in ready],
+            ["decision", "document_type", "document_type_confidence", "timings_ms"],
+        )
         routing.insert()
     decide_s = (time.perf_counter() - started) / len(ready)
     for _ in ready:  # the stages still count apart in docintel_stage_seconds, though no separate tasks
         metrics.stage_observe("decide", decide_s)
     return [index for index, *_ in ready]
+
+
+_TRANSITION_FIELDS = ("status", "status_changed_at", "error_code", "error_message", "updated_at")
+
+
+def _rows_write(rows: list[Document], fields: list[str]) -> None:
+    """The locked rows a batch moved (``document_transition(write=False)``), written: their state
+    change and ``fields``. On PostgreSQL one ``UPDATE … FROM (VALUES …)`` for them all (Django's
+    ``bulk_update`` builds CASE expressions that cost more than the UPDATEs they replace); else,
+    and for a single row, one UPDATE each."""
+    if not rows:
+        return
+    now = timezone.now()
+    columns = [_concrete_field(name) for name in (*_TRANSITION_FIELDS, *fields)]
+    for row in rows:
+        row.updated_at = now  # auto_now is save()'s; this statement writes what the row holds
+    if len(rows) == 1 or connection.vendor != "postgresql":
+        for row in rows:
+            row.save(update_fields=[c.name for c in columns])
+        return
+    quote = connection.ops.quote_name
+    id_field = Document._meta.pk
+    casts = [f"%s::{id_field.db_type(connection)}", *(f"%s::{c.db_type(connection)}" for c in columns)]
+    values = ", ".join(f"({', '.join(casts)})" for _ in rows)
+    names = ", ".join(quote(str(c.column)) for c in columns)
+    assignments = ", ".join(f"{quote(str(c.column))} = v.{quote(str(c.column))}" for c in columns)
+    sql = (
+        f"UPDATE {quote(Document._meta.db_table)} AS d SET {assignments} "
+        f"FROM (VALUES {values}) AS v(id, {names}) WHERE d.{quote(str(id_field.column))} = v.id"
+    )
+    params = [
+        value
+        for row in rows
+        for value in (
+            id_field.get_db_prep_save(row.pk, connection),
+            *(c.get_db_prep_save(getattr(row, c.attname), connection) for c in columns),
+        )
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _concrete_field(name: str) -> models.Field[Any, Any]:
+    field = Document._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
 
 
 def _field_row(extraction: Extraction, name: str, found: FieldResult, assessment: Assessment) -> Field:
@@ -439,9 +491,11 @@ def _decision_store(
     also_save: Sequence[str] = (),
     routing: RoutingBatch | None = None,
     callbacks: dict[uuid.UUID, DocumentCallback] | None = None,
+    write: bool = True,
 ) -> None:
     """EXTRACTED → the decision, with its review task and its webhook, on the caller's locked row
-    (``routing`` and ``callbacks``: what a batch of documents looked up together)."""
+    (``routing`` and ``callbacks``: what a batch of documents looked up together; ``write=False``:
+    the caller writes its batch's rows together, :func:`_rows_write`)."""
     document.decision = decision.outcome
     document_transition(
         document=document,
@@ -449,6 +503,7 @@ def _decision_store(
         expected=S.EXTRACTED,
         locked=True,
         also_save=["decision", *also_save],
+        write=write,
     )
     # in the same transaction: a document is never decided without its review task, nor twice queued
     review_task_route(

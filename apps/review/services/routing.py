@@ -47,18 +47,24 @@ class RoutingBatch:
             ReviewTask.objects.filter(document_id__in=list(document_ids)).values_list("document_id", "kind")
         )
         self._queues: dict[object, dict[object, ReviewQueue]] = {}
+        self._chosen: dict[tuple[object, str, str], ReviewQueue] = {}
         self.new_tasks: list[ReviewTask] = []
 
     def queue_for(self, *, tenant: Tenant, document_type: str, kind: str) -> ReviewQueue:
+        chosen = self._chosen.get((tenant.pk, document_type, kind))
+        if chosen is not None:
+            return chosen
         if tenant.pk not in self._queues:
             self._queues[tenant.pk] = {q.pk: q for q in ReviewQueue.objects.filter(tenant=tenant)}
         queues = self._queues[tenant.pk]
         key = rules.best_queue([q.as_rule() for q in queues.values()], document_type=document_type, kind=kind)
         if key is None:
-            default = review_queue_default(tenant=tenant)
-            queues[default.pk] = default
-            return default
-        return queues[key]
+            chosen = review_queue_default(tenant=tenant)
+            queues[chosen.pk] = chosen
+        else:
+            chosen = queues[key]
+        self._chosen[(tenant.pk, document_type, kind)] = chosen
+        return chosen
 
     def insert(self) -> None:
         """The tasks routed so far, in one INSERT (inside the caller's transaction and locks)."""

@@ -51,7 +51,7 @@ def test_a_batch_is_read_and_stored_in_a_few_queries_and_each_document_ends_as_a
     tenant, django_assert_max_num_queries
 ):
     """GIVEN 6 prepared documents WHEN their inputs are read together and their results stored
-    together THEN reading takes 2 queries, storing 12 plus one UPDATE a document, and each
+    together THEN reading takes 2 queries, storing 13 (one UPDATE for them all), and each
     document is decided with its review task and both transitions audited, the chain intact."""
     ids = _prepared(tenant, 6, salt=1)
     review_queue_default(tenant=tenant)  # exists from the tenant's first review on
@@ -60,7 +60,7 @@ def test_a_batch_is_read_and_stored_in_a_few_queries_and_each_document_ends_as_a
     assert all(isinstance(b, InferInput) and len(b.pages) == 1 for b in begun)
     assert [str(b.document.pk) for b in begun] == ids  # in the order asked
     result = FixedReader().read_document([b""])
-    with django_assert_max_num_queries(12 + len(ids)):
+    with django_assert_max_num_queries(13):
         outcomes = documents_infer_finish(finished=[(b, result) for b in begun])
     assert outcomes == [StepOutcome(ran=True)] * len(ids)
     for document_id in ids:
@@ -150,14 +150,18 @@ def test_a_batch_is_prepared_in_one_transaction_and_a_bad_file_fails_alone(
     ).document
     ids = [good[0], good[1], str(broken.pk), good[2], good[3]]
     # attempts (1); the corrupt file's failure (its own transaction, 7); the batch: BEGIN, lock,
-    # pages, an UPDATE each, audit (lock, head, INSERT), COMMIT
-    with django_assert_max_num_queries(1 + 7 + 7 + len(good)):
+    # pages, one UPDATE for them all, audit (lock, head, INSERT), COMMIT
+    with django_assert_max_num_queries(1 + 7 + 8):
         outcomes = documents_prepare(document_ids=ids)
     assert [o.next_task for o in outcomes] == [INFER, INFER, None, INFER, INFER]
     assert all(o.ran for o in outcomes)
     for document_id in good:
         document = Document.objects.get(pk=document_id)
         assert document.status == S.PROCESSING and document.attempt_count == 1
+        assert (
+            document.status_changed_at > document.created_at
+            and document.updated_at >= document.status_changed_at
+        )
         assert document.pages.count() == 1 and "prepare" in document.timings_ms
         assert _moves(document_id)[-1] == ("queued", "processing")
     broken.refresh_from_db()
