@@ -251,32 +251,12 @@ class Stack:
 
     # -- documents -----------------------------------------------------------------------------
 
-    def upload(self, content: bytes, name: str) -> Upload:
-        body, content_type = _multipart(content, name)
-        request = urllib.request.Request(
-            f"{self.web_url}/api/v1/documents",
-            data=body,
-            method="POST",
-            headers={"Authorization": f"Api-Key {self.api_key}", "Content-Type": content_type},
-        )
-        started_wall, started = time.time(), time.perf_counter()
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                import json
-
-                payload = json.loads(response.read())
-                status = response.status
-        except urllib.error.HTTPError as exc:
-            payload, status = {"id": ""}, exc.code
-        return Upload(payload.get("id", ""), started_wall, time.perf_counter() - started, status)
-
-    def upload_batch(self, contents: Sequence[bytes], names: Sequence[str]) -> list[Upload]:
-        """One ``POST /api/v1/batches`` with every file; an Upload per document made."""
+    def _post(self, path: str, body: bytes, content_type: str) -> tuple[dict[str, Any], int, float, float]:
+        """The API's JSON answer and status, when the request began (time.time()) and its seconds."""
         import json
 
-        body, content_type = _multipart_files(contents, names)
         request = urllib.request.Request(
-            f"{self.web_url}/api/v1/batches",
+            f"{self.web_url}{path}",
             data=body,
             method="POST",
             headers={"Authorization": f"Api-Key {self.api_key}", "Content-Type": content_type},
@@ -286,9 +266,19 @@ class Stack:
             with urllib.request.urlopen(request, timeout=300) as response:
                 payload, status = json.loads(response.read()), response.status
         except urllib.error.HTTPError as exc:
-            return [Upload("", started_wall, time.perf_counter() - started, exc.code)]
-        seconds = time.perf_counter() - started
-        return [Upload(d["id"], started_wall, seconds, status) for d in payload.get("documents", [])]
+            payload, status = {}, exc.code
+        return payload, status, started_wall, time.perf_counter() - started
+
+    def upload(self, content: bytes, name: str) -> Upload:
+        payload, status, started, seconds = self._post("/api/v1/documents", *_multipart(content, name))
+        return Upload(payload.get("id", ""), started, seconds, status)
+
+    def upload_batch(self, contents: Sequence[bytes], names: Sequence[str]) -> list[Upload]:
+        """One ``POST /api/v1/batches`` with every file; an Upload per document made."""
+        payload, status, started, seconds = self._post("/api/v1/batches", *_multipart_files(contents, names))
+        if status != 202:
+            return [Upload("", started, seconds, status)]
+        return [Upload(d["id"], started, seconds, status) for d in payload.get("documents", [])]
 
     def upload_batches(self, contents: Sequence[bytes], batch_size: int, clients: int = 2) -> list[Upload]:
         """``contents`` in batches of ``batch_size`` files, ``clients`` requests at a time."""

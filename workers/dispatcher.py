@@ -17,7 +17,7 @@ leaves full. ``max_in_flight`` defaults to the model's batch capacity (max batch
 read from Triton) times four: one batch running and three waiting, because a batch leaves full
 only if a whole batch of requests is already queued when the previous one ends, while the
 dispatcher is busy storing that one's results (with two, bench/pipeline.py measured 0.8 of the
-simulated GPU's rate; with four, 0.92).
+simulated GPU's rate; with four, 0.89 to 0.97 over five full runs).
 
 begin and finish are group-committed (workers.coalesce): the documents that reach a step while
 its previous batch is in the database go together, in one transaction, as the next batch.
@@ -278,7 +278,7 @@ class InferenceDispatcher:
         self._db = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="dispatcher-db")
         # the database steps of many documents at once (workers.coalesce): a model batch comes
         # back together, and is read and stored together, two batches of each at most at a time
-        # (messages arrive one by one: begin lingers 5 ms for the next ones, a model batch's
+        # (messages arrive one by one: begin lingers 20 ms for the next ones, a model batch's
         # results a millisecond; both are small beside a GPU batch's hundreds of milliseconds)
         self._begin: Coalescer[str, Any] = Coalescer(
             self._begin_batch, max_batch=64, concurrency=2, linger_s=0.02
@@ -362,17 +362,21 @@ class InferenceDispatcher:
         from apps.documents.pipeline import document_infer_begin, documents_infer_begin
 
         return await self._in_db(
-            _batch_or_each, batch=documents_infer_begin, each=document_infer_begin, items=document_ids,
-            batch_arg="document_ids", each_arg="document_id",
-        )  # fmt: skip
+            _batch_or_each,
+            batch=lambda ids: documents_infer_begin(document_ids=ids),
+            each=lambda document_id: document_infer_begin(document_id=document_id),
+            items=document_ids,
+        )
 
     async def _finish_batch(self, finished: list[tuple[Any, EngineResult | EngineError]]) -> list[Any]:
-        from apps.documents.pipeline import documents_infer_finish
+        from apps.documents.pipeline import document_infer_finish, documents_infer_finish
 
         return await self._in_db(
-            _batch_or_each, batch=documents_infer_finish, each=_finish_one, items=finished,
-            batch_arg="finished", each_arg="finished",
-        )  # fmt: skip
+            _batch_or_each,
+            batch=lambda items: documents_infer_finish(finished=items),
+            each=lambda item: document_infer_finish(begun=item[0], result=item[1]),
+            items=finished,
+        )
 
     async def _infer(self, document_id: str) -> None:
         from apps.documents.pipeline import StepOutcome
@@ -434,17 +438,12 @@ def _db_call(function: Callable[..., T], kwargs: dict[str, Any]) -> T:
 
 
 def _batch_or_each(
-    *,
-    batch: Callable[..., list[Any]],
-    each: Callable[..., Any],
-    items: list[Any],
-    batch_arg: str,
-    each_arg: str,
+    *, batch: Callable[[list[T]], list[Any]], each: Callable[[T], Any], items: list[T]
 ) -> list[Any]:
-    """``batch`` over all the items; should it raise, ``each`` item on its own, so that an
-    exception reaches only the document that caused it (as an exception in the result list)."""
+    """``batch(items)``; should it raise, ``each(item)`` one at a time, so that an exception
+    reaches only the document that caused it (as an exception in the result list)."""
     try:
-        return batch(**{batch_arg: items})
+        return batch(items)
     except Exception:
         if len(items) == 1:
             raise
@@ -452,16 +451,10 @@ def _batch_or_each(
     results: list[Any] = []
     for item in items:
         try:
-            results.append(each(**{each_arg: item}))
+            results.append(each(item))
         except Exception as exc:
             results.append(exc)
     return results
-
-
-def _finish_one(*, finished: tuple[Any, EngineResult | EngineError]) -> Any:
-    from apps.documents.pipeline import documents_infer_finish
-
-    return documents_infer_finish(finished=[finished])[0]
 
 
 def _send(*, task_name: str, document_id: str) -> None:

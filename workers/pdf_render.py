@@ -38,8 +38,9 @@ class RenderOptions:
     max_side: int  # pages are rendered so that their longest side is this many pixels
 
 
-# Names the page encoding where results depend on it (the evaluation's engine-output cache).
-PAGE_ENCODING = "jpeg95-444"
+# Names how pages are made (resampling, encoding) where results depend on it: the evaluation's
+# engine-output cache, which must not serve results read from pages made another way.
+PAGE_ENCODING = "cv2resize-jpeg95-444"
 
 
 def encode_page(image: Image.Image) -> bytes:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import logging
 import time
-import uuid
 from collections.abc import Callable
 
 from celery import shared_task
@@ -34,7 +33,7 @@ from apps.documents.pipeline import (
     documents_prepare,
     documents_reconcile,
 )
-from apps.documents.services import INFER_BATCH, document_fail, task_send, tasks_send
+from apps.documents.services import INFER_BATCH_TASK, document_fail, task_send, tasks_send
 from apps.extraction.readers import reader_for
 from apps.observability import metrics
 from workers.broker_epoch import broker_messages_lost
@@ -86,13 +85,15 @@ def prepare_batch(document_ids: list[str]) -> str:
     message came back because the worker died): each such document gets a message of its own, so
     a poison file can only spend its own attempts, never its batch-mates'. Anything else that goes
     wrong in the batch is retried one document at a time, as separate steps."""
-    retried = set(
-        Document.objects.filter(pk__in=document_ids, attempt_count__gt=0).values_list("pk", flat=True)
-    )
-    together = [d for d in document_ids if uuid.UUID(d) not in retried]
-    for document_id in document_ids:
-        if uuid.UUID(document_id) in retried:
-            task_send(PREPARE, document_id)
+    retried = {
+        str(pk)
+        for pk in Document.objects.filter(pk__in=document_ids, attempt_count__gt=0).values_list(
+            "pk", flat=True
+        )
+    }
+    for document_id in retried:
+        task_send(PREPARE, document_id)
+    together = [d for d in document_ids if d not in retried]
     started = time.perf_counter()
     try:
         outcomes = documents_prepare(document_ids=together)
@@ -111,7 +112,7 @@ def prepare_batch(document_ids: list[str]) -> str:
             metrics.stage_observe("prepare", elapsed)
     # the documents prepared together go on together: one inference message for them all
     tasks_send(
-        INFER, INFER_BATCH, [d for d, o in zip(together, outcomes, strict=True) if o.next_task == INFER]
+        INFER, INFER_BATCH_TASK, [d for d, o in zip(together, outcomes, strict=True) if o.next_task == INFER]
     )
     return f"{sum(o.ran for o in outcomes)} of {len(document_ids)} prepared"
 
@@ -138,10 +139,6 @@ def infer_batch(document_ids: list[str]) -> str:
 def infer(document_id: str) -> str:
     """One blocking engine call: fine for a development worker; at scale the inference queue
     belongs to ``manage.py dispatch_inference``, which keeps many calls in flight."""
-    return _infer_one(document_id)
-
-
-def _infer_one(document_id: str) -> str:
     reader = reader_for(settings.DOCINTEL_ENGINE)
     try:
         with metrics.triton_call():

@@ -488,7 +488,6 @@ def _decision_store(
     *,
     document: Document,
     decision: Decision,
-    also_save: Sequence[str] = (),
     routing: RoutingBatch | None = None,
     callbacks: dict[uuid.UUID, DocumentCallback] | None = None,
     write: bool = True,
@@ -502,7 +501,7 @@ def _decision_store(
         target=decision.outcome,
         expected=S.EXTRACTED,
         locked=True,
-        also_save=["decision", *also_save],
+        also_save=["decision"],
         write=write,
     )
     # in the same transaction: a document is never decided without its review task, nor twice queued

@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 PIPELINE_ENTRY_TASK = "workers.tasks.prepare"
 PREPARE_BATCH_TASK = "workers.tasks.prepare_batch"
-INFER_BATCH = "workers.tasks.infer_batch"
+INFER_BATCH_TASK = "workers.tasks.infer_batch"
 
 
 class UploadRejectedError(Exception):
@@ -117,16 +117,16 @@ _prepared_together: contextvars.ContextVar[list[str] | None] = contextvars.Conte
 
 
 @contextlib.contextmanager
-def documents_prepared_together(batch_size: int | None = None) -> Iterator[None]:
+def documents_prepared_together() -> Iterator[None]:
     """The documents enqueued inside the block go to the workers as ``prepare_batch`` messages of
-    up to ``batch_size`` (``DOCINTEL_PREPARE_BATCH``) once they are committed: one Celery message
+    up to ``DOCINTEL_PREPARE_BATCH`` once they are committed: one Celery message
     and one transaction for many small files, where one each costs more CPU than preparing them.
 
     Each document joins when its transaction commits (one rolled back sends nothing), and the
     messages leave when the transaction around the block commits (at once, outside one)."""
     gathered: list[str] = []
     token = _prepared_together.set(gathered)
-    size = max(1, batch_size or settings.DOCINTEL_PREPARE_BATCH)
+    size = max(1, settings.DOCINTEL_PREPARE_BATCH)
 
     def send() -> None:
         for start in range(0, len(gathered), size):

@@ -16,6 +16,7 @@ from apps.documents.pipeline import (
     INFER,
     InferInput,
     StepOutcome,
+    document_infer_finish,
     document_prepare,
     documents_infer_begin,
     documents_infer_finish,
@@ -26,7 +27,7 @@ from apps.review.models import ReviewTask
 from apps.review.services.queues import review_queue_default
 from engines.types import EngineError, FieldResult
 from tests.unit.documents.test_pipeline import FixedReader
-from workers.dispatcher import _batch_or_each, _finish_one
+from workers.dispatcher import _batch_or_each
 
 pytestmark = pytest.mark.django_db
 SAMPLE = Path(__file__).resolve().parents[3] / "samples" / "00000-passport.jpg"
@@ -117,9 +118,10 @@ def test_a_row_the_database_refuses_fails_alone_when_the_batch_is_retried_one_by
         fields={**good.fields, "surname": FieldResult("ERIKSSON", 0.95, page=1, bbox=None, source="x" * 40)},
     )
     results = _batch_or_each(
-        batch=documents_infer_finish, each=_finish_one, items=[(begun[0], good), (begun[1], bad), (begun[2], good)],
-        batch_arg="finished", each_arg="finished",
-    )  # fmt: skip
+        batch=lambda items: documents_infer_finish(finished=items),
+        each=lambda item: document_infer_finish(begun=item[0], result=item[1]),
+        items=[(begun[0], good), (begun[1], bad), (begun[2], good)],
+    )
     assert results[0] == results[2] == StepOutcome(ran=True)
     assert isinstance(results[1], Exception)
     assert [Document.objects.get(pk=i).status for i in ids] == [S.NEEDS_REVIEW, S.PROCESSING, S.NEEDS_REVIEW]
