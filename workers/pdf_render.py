@@ -40,7 +40,7 @@ class RenderOptions:
 
 # Names how pages are made (resampling, encoding) where results depend on it: the evaluation's
 # engine-output cache, which must not serve results read from pages made another way.
-PAGE_ENCODING = "cv2resize-jpeg95-444"
+PAGE_ENCODING = "cv2resize-jpeg95-444-fitting-jpeg-kept"
 
 
 def encode_page(image: Image.Image) -> bytes:

@@ -4,7 +4,7 @@ PDF pages are rendered with PDFium in a sandboxed child (workers.pdf_render, wor
 a digital page's text layer kept as lines with boxes; images are decoded at reduced scale where
 the page needs fewer pixels, turned upright from their EXIF orientation, limited in size, and
 re-encoded (workers.pdf_render.encode_page) so that every engine sees the same bytes in-process or
-behind Triton.
+behind Triton; an upright JPEG that fits is kept as uploaded.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from workers.page_scaling import fit, fitted_size
 from workers.pdf_guard import PDFIUM_LOCK, pdf_nesting_check, pdf_streams_check
 from workers.pdf_render import PreparedPage, RenderOptions, encode_page, render_pages
 from workers.pdf_sandbox import SandboxLimits, render_pages_sandboxed
+
+_EXIF_ORIENTATION = 0x0112
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,18 @@ class PageLimits:
     pdf_sandbox_cpu_seconds: int = 120
 
 
+def _page_as_uploaded(image: Image.Image, frames: int, limits: PageLimits) -> bool:
+    """An upright RGB or grey JPEG within the size limit is already the page the engines read:
+    re-encoding it would cost more CPU than decoding it and lose a generation of quality."""
+    return (
+        image.format == "JPEG"
+        and frames == 1
+        and image.mode in ("RGB", "L")
+        and max(image.size) <= limits.max_side
+        and image.getexif().get(_EXIF_ORIENTATION, 1) == 1
+    )
+
+
 def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
     Image.MAX_IMAGE_PIXELS = limits.max_image_pixels
     try:
@@ -50,6 +64,9 @@ def _image_pages(data: bytes, limits: PageLimits) -> list[PreparedPage]:
                 image.seek(index)
                 if image.width * image.height > limits.max_image_pixels:
                     raise EngineError("image_too_large", "the image has more pixels than the limit allows")
+                if _page_as_uploaded(image, frames, limits):
+                    image.load()  # decodes it whole: a truncated or corrupt file fails here
+                    return [PreparedPage(1, data, image.width, image.height)]
                 if image.format == "JPEG":
                     # Decode at 1/2, 1/4 or 1/8 scale when that still covers max_side: the DCT
                     # skips the detail the page image would lose anyway (a 12-megapixel photo

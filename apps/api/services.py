@@ -182,10 +182,12 @@ def _batch_store(
                 if submission.refused:  # files refused before the batch existed
                     batch_refusals_add(batch=submission.batch, refusals=submission.refused)
             if submission.batch is not None:  # records this file's refusals too
-                submission.items.extend(
-                    batch_record(batch=submission.batch, outcome=outcome, position=len(submission.items))
-                )
+                batch_record(
+                    batch=submission.batch, outcome=outcome, position=len(submission.items),
+                    deferred=submission.items,
+                )  # fmt: skip
             submission.refused.extend(([outcome.error] if outcome.error else []) + outcome.refused)
         if inserted:
             Document.objects.bulk_create(inserted)  # the rows above point at them: FKs check at commit
+        BatchDocument.objects.bulk_create(submission.items)
     return submission

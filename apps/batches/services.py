@@ -29,18 +29,27 @@ def batch_open(*, tenant: Tenant, source: str = BatchSource.API, actor: User | N
 
 @transaction.atomic
 def batch_record(
-    *, batch: Batch, outcome: FileUploadOutcome, position: int | None = None
+    *,
+    batch: Batch,
+    outcome: FileUploadOutcome,
+    position: int | None = None,
+    deferred: list[BatchDocument] | None = None,
 ) -> list[BatchDocument]:
     """Add what one uploaded file became to the batch: its documents, and its refusals.
-    ``position``: how many documents the batch has already, when the caller knows."""
+    ``position``: how many documents the batch has already, when the caller knows. ``deferred``:
+    the batch's rows are appended there for the caller to insert together, once for the batch."""
     start = BatchDocument.objects.filter(batch=batch).count() if position is None else position
-    items = BatchDocument.objects.bulk_create(
+    items = [
         BatchDocument(
             batch=batch, document=uploaded.document, position=start + i, file=uploaded.name[:255],
             duplicate=not uploaded.created,
         )
         for i, uploaded in enumerate(outcome.documents)
-    )  # fmt: skip
+    ]  # fmt: skip
+    if deferred is None:
+        BatchDocument.objects.bulk_create(items)
+    else:
+        deferred.extend(items)
     refusals = ([outcome.error] if outcome.error else []) + outcome.refused
     if refusals:
         batch_refusals_add(batch=batch, refusals=refusals)

@@ -77,3 +77,25 @@ def test_too_many_pixels_is_refused():
     with pytest.raises(EngineError) as caught:
         prepare_pages(_image(size=(2000, 2000)), "image/png", PageLimits(max_image_pixels=1_000_000))
     assert caught.value.code == "image_too_large"
+
+
+def test_an_upright_jpeg_that_fits_is_kept_as_uploaded():
+    data = _image(fmt="JPEG", quality=80)
+    (page,) = prepare_pages(data, "image/jpeg")
+    assert page.image == data
+
+
+def test_a_jpeg_that_must_turn_or_shrink_is_re_encoded():
+    exif = Image.Exif()
+    exif[0x0112] = 3  # upside down
+    turned = _image(fmt="JPEG", exif=exif.tobytes())
+    large = _image(size=(3000, 200), fmt="JPEG")
+    assert prepare_pages(turned, "image/jpeg")[0].image != turned
+    assert prepare_pages(large, "image/jpeg", PageLimits(max_side=1000))[0].image != large
+
+
+def test_a_truncated_jpeg_is_unreadable_even_when_it_would_be_kept():
+    data = _image(size=(300, 200), color="red", fmt="JPEG")
+    with pytest.raises(EngineError) as caught:
+        prepare_pages(data[: len(data) // 2], "image/jpeg")
+    assert caught.value.code == "unreadable_image"
