@@ -1,0 +1,125 @@
+"""Undoing the motion blur of a shaken phone photo, so that OCR can read what a person still can.
+
+A hand that moves while the shutter is open smears every point of the page along one line: the
+photo is the sharp page convolved with a short line segment (its length and direction unknown).
+That segment leaves a signature in the page's cepstrum (the spectrum of its log spectrum): the
+segment's spectrum is zero at regular intervals, and those zeros give a strong negative peak at
+the segment's own offset. Knowing the segment, a Wiener filter undoes most of the smear.
+
+Two signals must agree before a page counts as shaken, because printed text has regular
+structure of its own (line spacing, JPEG's 8-pixel blocks) that the cepstrum also sees: the peak
+must lie at least ``MIN_LENGTH`` pixels out, and the page's edges must be clearly weaker along
+that direction than across it, as they are when every edge was smeared along it.
+
+Measured on the synthetic photos of the evaluation set: every page smeared over 9 pixels or more
+was found, with its length within a pixel, and no sharp page and none of the real specimens and
+receipts of shared/realdata but one passed both tests (a receipt whose text lines run in its
+direction); read_document keeps a deblurred reading only where it reads better than the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Shorter smears are left to OCR, which reads through them (a letter's stroke is about as wide).
+MIN_LENGTH = 7.0
+# Longest smear searched for, in pixels.
+MAX_LENGTH = 30
+# Gradient energy along the smear over energy across it: a sharp page of text sits near 1
+# (0.74 to 1.65 on the evaluation's photos), a smeared one well below (0.35 to 0.65).
+MAX_ANISOTROPY = 0.7
+# Both signals are measured on a centre crop of at most this side (where the document lies).
+_CROP = 1024
+# Offsets where JPEG's 8 x 8 blocks leave peaks of their own.
+_BLOCK_OFFSETS = tuple((dy, dx) for k in (8, 16, 24) for dy, dx in ((0, k), (0, -k), (k, 0), (-k, 0)))
+# Noise-to-signal ratio of the Wiener filter: lower restores more detail and more noise.
+_NOISE_TO_SIGNAL = 0.01
+
+
+@dataclass(frozen=True)
+class MotionBlur:
+    length: float  # pixels
+    degrees: float  # direction of the motion, counter-clockwise from the image's x axis, 0..180
+
+
+def motion_blur_of(image: np.ndarray) -> MotionBlur | None:
+    """The motion blur of a BGR or grey page, or None when the page is not visibly smeared."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if min(gray.shape) < 4 * MAX_LENGTH:
+        return None
+    height, width = gray.shape
+    top, left = max(0, (height - _CROP) // 2), max(0, (width - _CROP) // 2)
+    crop = gray[top : top + _CROP, left : left + _CROP]
+    blur = _cepstral_blur(crop)
+    if blur.length < MIN_LENGTH or _anisotropy(crop, blur.degrees) > MAX_ANISOTROPY:
+        return None
+    return blur
+
+
+def deblurred(image: np.ndarray, blur: MotionBlur) -> np.ndarray:
+    """``image`` (BGR or grey uint8) with ``blur`` undone by a Wiener filter, channel by channel."""
+    kernel = _line_kernel(blur)
+    if image.ndim == 2:
+        return _wiener(image, kernel)
+    return cv2.merge([_wiener(image[:, :, channel], kernel) for channel in range(image.shape[2])])
+
+
+def _cepstral_blur(gray: np.ndarray) -> MotionBlur:
+    crop = gray.astype(np.float32)
+    window = np.outer(np.hanning(crop.shape[0]), np.hanning(crop.shape[1])).astype(np.float32)
+    log_spectrum = np.log1p(np.abs(np.fft.fft2((crop - crop.mean()) * window)))
+    cepstrum = np.fft.fftshift(np.real(np.fft.ifft2(log_spectrum - log_spectrum.mean())))
+    centre_y, centre_x = crop.shape[0] // 2, crop.shape[1] // 2
+    near = cepstrum[
+        centre_y - MAX_LENGTH : centre_y + MAX_LENGTH + 1, centre_x - MAX_LENGTH : centre_x + MAX_LENGTH + 1
+    ].copy()
+    dy, dx = np.mgrid[-MAX_LENGTH : MAX_LENGTH + 1, -MAX_LENGTH : MAX_LENGTH + 1]
+    near[dy**2 + dx**2 < 16] = 0  # the page's own smoothness
+    for block_y, block_x in _BLOCK_OFFSETS:
+        y, x = MAX_LENGTH + block_y, MAX_LENGTH + block_x
+        near[y - 1 : y + 2, x - 1 : x + 2] = 0
+    peak_y, peak_x = np.unravel_index(int(np.argmin(near)), near.shape)
+    offset_y, offset_x = int(peak_y) - MAX_LENGTH, int(peak_x) - MAX_LENGTH
+    return MotionBlur(
+        length=float(np.hypot(offset_x, offset_y)),
+        degrees=float(np.degrees(np.arctan2(-offset_y, offset_x)) % 180),  # image y points down
+    )
+
+
+def _anisotropy(gray: np.ndarray, degrees: float) -> float:
+    pixels = gray.astype(np.float32)
+    gx = cv2.Sobel(pixels, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(pixels, cv2.CV_32F, 0, 1, ksize=3)
+    theta = np.radians(degrees)
+    along = float(np.mean((gx * np.cos(theta) - gy * np.sin(theta)) ** 2))
+    across = float(np.mean((gx * np.sin(theta) + gy * np.cos(theta)) ** 2))
+    return along / across if across > 0 else 1.0
+
+
+def _line_kernel(blur: MotionBlur) -> np.ndarray:
+    length = max(2, round(blur.length))
+    size = length + 3 - length % 2  # odd, with a pixel to spare on each side for the rotation
+    centre = size // 2
+    line = np.zeros((size, size), np.float32)
+    line[centre, centre - length // 2 : centre - length // 2 + length] = 1.0
+    rotation = cv2.getRotationMatrix2D((centre, centre), blur.degrees, 1.0)
+    kernel = cv2.warpAffine(line, rotation, (size, size))
+    return kernel / kernel.sum()
+
+
+def _wiener(channel: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    height, width = channel.shape
+    pad = kernel.shape[0]
+    padded = cv2.copyMakeBorder(channel.astype(np.float32), pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    centred = np.zeros(padded.shape, np.float32)
+    centred[:pad, :pad] = kernel
+    centred = np.roll(centred, (-(pad // 2), -(pad // 2)), axis=(0, 1))
+    blur_spectrum = np.fft.rfft2(centred)
+    restored = np.fft.irfft2(
+        np.fft.rfft2(padded) * np.conj(blur_spectrum) / (np.abs(blur_spectrum) ** 2 + _NOISE_TO_SIGNAL),
+        s=padded.shape,
+    )
+    return np.clip(restored[pad : pad + height, pad : pad + width], 0, 255).astype(np.uint8)
