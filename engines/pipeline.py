@@ -51,6 +51,9 @@ _HINT_MIN_PROBABILITY = 0.05
 _MRZ_TYPES = ("passport", "id_card")
 _BARCODE_TYPE_CONFIDENCE = 0.99
 _SPARSE_PAGE_LINES = 12
+# Photos come one or two pages at a time (a card's two sides); longer documents are scans, which
+# no hand shakes, and are not searched for motion blur (about 75 ms a page).
+_MAX_PHOTO_PAGES = 2
 _IDENTITY_WORDS = re.compile(
     r"passport|passeport|reisepass|pasaporte|passaporto|paspoort|identity|identit|ausweis|"
     r"nationality|nationalit|staatsangeh|nacionalidad|cittadinanza|nationaliteit|surname|given name"
@@ -82,7 +85,7 @@ def read_document(
     hint = document_type_hint if document_type_hint in DOCUMENT_TYPES else None
     with timer.section("deblur"):
         blurs = [
-            motion_blur_of(image) if layer is None else None
+            motion_blur_of(image) if layer is None and len(images) <= _MAX_PHOTO_PAGES else None
             for image, layer in zip(images, layers, strict=True)
         ]
     result = _read(images, layers, hint, timer)
