@@ -230,15 +230,20 @@ def organisation_at_top(
 # --------------------------------------------------------------------------------------------
 
 _COURTESY_WORDS = (
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "herr", "frau", "hr", "fr", "m", "mme", "mlle",
-    "monsieur", "madame", "sr", "sra", "srta", "don", "dona", "do\u00f1a", "sig", "sig.ra", "sigra", "sig.na",
-    "signor", "signora", "gent.mo", "gent.ma", "gent.mi", "gentile", "egr", "egregio", "spett.le", "dott",
-    "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "mevrouw", "heer",
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "herr", "herrn", "frau", "hr", "fr", "mme", "mlle",
+    "monsieur", "madame", "sr", "sra", "srta", "don", "dona", "do\u00f1a", "d\u00f1a", "sig", "sig.ra", "sigra",
+    "sig.na", "signor", "signora", "gent.mo", "gent.ma", "gent.mi", "gentile", "egr", "egregio", "spett.le",
+    "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "mevrouw", "heer",
 )  # fmt: skip
+# French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
+# they are a first name's initial.
+_COURTESY_INITIALS = ("m", "d")
 _COURTESY = re.compile(
-    r"^(?:"
+    r"^(?:(?:"
     + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
-    + r")(?:\.\s*|\s+|$)",
+    + r")(?:\.\s*|\s+|$)|(?:"
+    + "|".join(_COURTESY_INITIALS)
+    + r")\.\s*)",
     re.IGNORECASE,
 )
 

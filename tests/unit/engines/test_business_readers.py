@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
 from engines.business.fields import ABSENT_LABEL_CONFIDENCE
+from engines.business.names import clean_person
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
 from tests.conftest import REALDATA
 
@@ -643,3 +644,19 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
     ]
     tax = read_receipt([page(rows, source="ocr")]).fields["tax_amount"]
     assert tax.value is None and tax.confidence == ABSENT_LABEL_CONFIDENCE
+
+
+@pytest.mark.parametrize(
+    ("printed", "name"),
+    [
+        ("D. François David Çelik", "FRANÇOIS DAVID ÇELIK"),  # Spanish "Don"
+        ("Dña. Ana López", "ANA LÓPEZ"),
+        ("Herrn Jonas Lange", "JONAS LANGE"),  # German address form
+        ("M. Pierre Dubois", "PIERRE DUBOIS"),
+        ("Gent.ma Sig.ra Laura Rossi", "LAURA ROSSI"),
+        ("D Smith", "D SMITH"),  # an initial without its full stop is part of the name
+        ("M Dubois", "M DUBOIS"),
+    ],
+)
+def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
+    assert clean_person(printed) == name
