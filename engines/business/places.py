@@ -92,6 +92,20 @@ class CityLine:
     region_bbox: BBox | None
 
 
+# OCR reads a monospaced O as 0 (and I, S, B as 1, 5, 8) inside a word: "33200 B0RDEAUX". A word
+# of five characters or more with at least four letters and one or two of those digits is a word.
+_DIGITS_IN_WORDS = re.compile(r"[^\W_]{5,}")
+_DIGIT_LOOKALIKES = str.maketrans("0158", "OISB")
+
+
+def _as_letters(match: re.Match[str]) -> str:
+    word = match.group()
+    digits = [c for c in word if c.isdigit()]
+    if not 1 <= len(digits) <= 2 or any(d not in "0158" for d in digits) or len(word) - len(digits) < 4:
+        return word
+    return word.translate(_DIGIT_LOOKALIKES)
+
+
 def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> CityLine | None:
     """The city, region and postal code of an address's last line, or None when the line does not
     have the shape of one (``text``/``offset``: parse only part of the line)."""
@@ -99,6 +113,14 @@ def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> 
     stripped = raw.strip().rstrip(".,")
     lead = len(raw) - len(raw.lstrip())
     base = offset + lead
+    parsed = _city_line(line, stripped, base)
+    repaired = _DIGITS_IN_WORDS.sub(_as_letters, stripped)
+    if parsed is None and repaired != stripped:
+        parsed = _city_line(line, repaired, base)  # same length: the boxes still fit
+    return parsed
+
+
+def _city_line(line: Line, stripped: str, base: int) -> CityLine | None:
     for kind, pattern in _PATTERNS:
         match = pattern.match(stripped)
         if match is None:

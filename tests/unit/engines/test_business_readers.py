@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
 from engines.business.fields import ABSENT_LABEL_CONFIDENCE
 from engines.business.names import clean_person
+from engines.business.places import parse_city_line
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
 from tests.conftest import REALDATA
 
@@ -660,3 +661,17 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
     assert clean_person(printed) == name
+
+
+@pytest.mark.parametrize(
+    ("printed", "city", "postal_code"),
+    [
+        ("33200 B0RDEAUX", "BORDEAUX", "33200"),  # a monospaced O read as a zero
+        ("75008 PAR1S", "PARIS", "75008"),
+        ("LONDON SW1A 1AA", "LONDON", "SW1A 1AA"),  # a postcode's digits stay digits
+        ("1012 AB AMSTERDAM", "AMSTERDAM", "1012 AB"),
+    ],
+)
+def test_a_city_line_is_read_through_digits_ocr_put_in_its_words(printed, city, postal_code):
+    parsed = parse_city_line(Line(printed, 0.9, (0.1, 0.5, 0.4, 0.52), 1))
+    assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)
