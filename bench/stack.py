@@ -1,7 +1,8 @@
 """The whole system for a benchmark: Triton with the simulated models, the API (gunicorn), a CPU
 worker, the inference dispatcher and a webhook worker, each a process of its own on queues of
 its own, on a PostgreSQL database of its own (``DOCINTEL_BENCH_DATABASE_URL``, default
-``postgres://postgres@127.0.0.1:5432/docintel_bench``, created and migrated when missing).
+``postgres://postgres@127.0.0.1:5432/docintel_bench``, dropped and created empty for every run, so
+its name must contain "bench").
 
 Also what the benchmarks measure them with: CPU seconds of each process tree (psutil), documents
 uploaded through the API, and their progress read straight from PostgreSQL.
@@ -49,14 +50,18 @@ def free_ports(count: int) -> list[int]:
             sock.close()
 
 
-def ensure_database(url: str) -> None:
+def fresh_database(url: str) -> None:
+    """An empty database for this run: every run measures on the same, empty tables, not on the
+    rows of every run before it (indexes and the audit chain grow with them)."""
     import psycopg
 
     name = url.rsplit("/", 1)[1]
+    if "bench" not in name:
+        raise SystemExit(f"refusing to drop database {name!r}: a benchmark database's name contains 'bench'")
     admin = url.rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as connection:
-        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            connection.execute(f'CREATE DATABASE "{name}"')
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def cpu_seconds(pid: int) -> float:
@@ -354,7 +359,7 @@ def stack(log_dir: Path, *, log_level: str = "INFO") -> Iterator[Stack]:
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    ensure_database(env["DATABASE_URL"])
+    fresh_database(env["DATABASE_URL"])
 
     def manage(*args: str) -> str:
         return subprocess.run(
