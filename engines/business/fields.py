@@ -142,7 +142,7 @@ class Candidate:
     line: Line
     bbox: BBox
     hit: LabelHit | None
-    where: str  # "same_line" | "right" | "below" | "unlabelled"
+    where: str  # "same_line" | "right" | "below" | "unlabelled" | "unlabelled_pieces" (a line OCR broke)
 
     @property
     def page(self) -> int:

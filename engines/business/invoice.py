@@ -9,6 +9,7 @@ confidence in all three amounts when no triple does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -169,11 +170,16 @@ def _addressee(index: PageIndex, vendor: Candidate | None) -> Candidate | None:
         if is_boilerplate(text):
             continue
         value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
-        if vendor is not None and (value == vendor.value or block.name is vendor.line):
-            continue
+        if vendor is not None and (_compact(value) == _compact(vendor.value) or block.name is vendor.line):
+            continue  # the sender's own line above the window (DIN 5008), spaces lost or not
         if len(value) >= 2:
             return Candidate(value, text, block.name, block.name.bbox, None, "block")
     return None
+
+
+def _compact(name: str) -> str:
+    """A name without its spaces and punctuation, to compare two OCR readings of it."""
+    return re.sub(r"[\W_]+", "", name)
 
 
 def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[Candidate | None, float]:

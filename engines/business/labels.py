@@ -56,6 +56,11 @@ LABELS: dict[str, tuple[str, ...]] = {
     ),
     # Labels that look like money labels but are not the ones we want.
     "ignore": (
+        # salutations: "Dear Customer," opens a letter's text, it labels nothing
+        "dear customer", "dear client", "dear valued customer", "sehr geehrter kunde",
+        "sehr geehrte kundin", "sehr geehrte kundinnen und kunden", "lieber kunde", "liebe kundin",
+        "cher client", "chere cliente", "estimado cliente", "estimada cliente", "gentile cliente",
+        "caro cliente", "geachte klant", "beste klant",
         "gst reg", "gst reg no", "gst id", "gst no", "gst summary", "tax summary", "vat summary",
         "vat no", "vat reg", "vat number", "vat id", "tax id", "tax no", "tax invoice", "tax reg",
         "sst reg", "sst id", "sst no", "price inclusive of gst", "prices inclusive of gst",

@@ -199,7 +199,16 @@ def organisation_at_top(
 
     best_pos, best = max(enumerate(names), key=rank)
     parts = [best]
-    if _SUFFIX_ONLY.match(best.text) and best_pos > 0:
+    row = [
+        line
+        for line in names
+        if index.row_of(line) == index.row_of(best)
+        and min(abs(line.x0 - best.x1), abs(best.x0 - line.x1), abs(line.x0 - best.x0)) < 2 * best.height
+    ]
+    if len(row) > 1:
+        # OCR broke the name's line in pieces ("THE" | "SONNENTAL ARMS"): joined, and said so
+        parts = sorted(row, key=lambda line: line.x0)
+    elif _SUFFIX_ONLY.match(best.text) and best_pos > 0:
         parts.insert(0, names[best_pos - 1])
     else:
         following = names[best_pos + 1] if best_pos + 1 < len(names) else None
@@ -221,7 +230,12 @@ def organisation_at_top(
     if len(value) < 2:
         return None
     return Candidate(
-        value, bool(LEGAL_SUFFIX.search(_suffix_repairs(text))), cand_line, bbox, None, "unlabelled"
+        value,
+        bool(LEGAL_SUFFIX.search(_suffix_repairs(text))),
+        cand_line,
+        bbox,
+        None,
+        "unlabelled_pieces" if len(row) > 1 else "unlabelled",
     )
 
 
@@ -259,11 +273,60 @@ def clean_person(text: str) -> str:
     return canonical_name(text)
 
 
+# Words that are never a name on their own: articles and conjunctions of the six languages.
+_FUNCTION_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "of",
+        "for",
+        "to",
+        "la",
+        "le",
+        "les",
+        "l",
+        "un",
+        "une",
+        "et",
+        "de",
+        "du",
+        "des",
+        "el",
+        "los",
+        "las",
+        "y",
+        "del",
+        "der",
+        "die",
+        "das",
+        "ein",
+        "eine",
+        "und",
+        "von",
+        "il",
+        "lo",
+        "gli",
+        "i",
+        "e",
+        "di",
+        "het",
+        "een",
+        "en",
+        "van",
+    ]
+)
+
+
 def looks_like_name(text: str) -> bool:
-    """Two to six words of letters (a person or organisation), no digits."""
-    if re.search(r"\d", text) or looks_like_web(text):
+    """Two to six words of letters (a person or organisation), no digits; not a sentence that
+    introduces what follows ("... as follows:"), not an article alone ("THE" of a split line)."""
+    if re.search(r"\d", text) or looks_like_web(text) or text.rstrip().endswith(":"):
         return False
     words = [w for w in re.split(r"\s+", text.strip()) if w]
+    if words and all(w.lower().strip(".,") in _FUNCTION_WORDS for w in words):
+        return False
     return 1 <= len(words) <= 7 and sum(c.isalpha() for c in text) >= 3
 
 

@@ -52,9 +52,10 @@ def read_receipt(pages: list[PageText]) -> Extracted:
     merchant = organisation_at_top(indexes[0])
     if merchant is not None:
         has_suffix = bool(merchant.raw)
-        fields["merchant_name"] = field(
-            merchant.value, confidence(0.8 if has_suffix else 0.55, merchant.score), merchant, source
-        )
+        base = 0.8 if has_suffix else 0.55
+        if merchant.where == "unlabelled_pieces":
+            base /= 2  # pieces OCR broke apart may have lost or gained a letter between them
+        fields["merchant_name"] = field(merchant.value, confidence(base, merchant.score), merchant, source)
     else:
         fields["merchant_name"] = field(None, 0.0, None, source)
 

@@ -675,3 +675,36 @@ def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
 def test_a_city_line_is_read_through_digits_ocr_put_in_its_words(printed, city, postal_code):
     parsed = parse_city_line(Line(printed, 0.9, (0.1, 0.5, 0.4, 0.52), 1))
     assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)
+
+
+def test_a_merchant_name_ocr_broke_in_pieces_is_joined_and_trusted_less() -> None:
+    whole = read_receipt([page([(0.05, [(0.30, "The Sonnental Arms")]), *RECEIPT_BODY], source="ocr")])
+    pieces = read_receipt(
+        [page([(0.05, [(0.25, "THE"), (0.30, "SONNENTAL ARMS")]), *RECEIPT_BODY], source="ocr")]
+    )
+    assert whole.fields["merchant_name"].value == pieces.fields["merchant_name"].value == "THE SONNENTAL ARMS"
+    assert pieces.fields["merchant_name"].confidence == pytest.approx(
+        whole.fields["merchant_name"].confidence / 2, abs=0.01
+    )
+
+
+RECEIPT_BODY = [
+    (0.10, [(0.30, "12 Pine Boulevard")]),
+    (0.14, [(0.30, "TAX INVOICE")]),
+    (0.18, [(0.10, "10/21/24 8:12 PM")]),
+    (0.22, [(0.10, "Club Sandwich"), (0.70, "27.98")]),
+    (0.30, [(0.10, "Total"), (0.70, "27.98")]),
+]
+
+
+def test_a_letters_salutation_and_its_opening_sentence_are_not_the_customer() -> None:
+    letter = [
+        (0.04, [(0.50, "Moore & Clarke B.V.")]),
+        (0.10, [(0.10, "Invoice number FA-084757")]),
+        (0.14, [(0.10, "Dear Customer,")]),
+        (0.16, [(0.10, "For the services below we charge as follows:")]),
+        (0.30, [(0.60, "Total"), (0.80, "EUR 1,200.00")]),
+    ]
+    assert read_invoice([page(letter)]).fields["customer_name"].value != (
+        "FOR THE SERVICES BELOW WE CHARGE AS FOLLOWS"
+    )
