@@ -202,8 +202,13 @@ def organisation_at_top(
     row = [
         line
         for line in names
-        if index.row_of(line) == index.row_of(best)
-        and min(abs(line.x0 - best.x1), abs(best.x0 - line.x1), abs(line.x0 - best.x0)) < 2 * best.height
+        if line is best
+        or (
+            index.row_of(line) == index.row_of(best)
+            # the same type size, a word space apart (a title beside the name is neither)
+            and min(line.height, best.height) >= 0.8 * max(line.height, best.height)
+            and max(line.x0 - best.x1, best.x0 - line.x1) < best.height
+        )
     ]
     if len(row) > 1:
         # OCR broke the name's line in pieces ("THE" | "SONNENTAL ARMS"): joined, and said so
