@@ -11,8 +11,8 @@ structure of its own (line spacing, JPEG's 8-pixel blocks) that the cepstrum als
 must lie at least ``MIN_LENGTH`` pixels out, and the page's edges must be clearly weaker along
 that direction than across it, as they are when every edge was smeared along it.
 
-Measured on the photos of two synthetic evaluation sets (seeds 4 and 5, 92 + 93 images): 13 of
-the 16 smeared by 9 pixels or more were found, each with its length within a pixel; 5 of the 169
+Measured on the photos of two synthetic evaluation sets (seeds 4 and 5, 92 + 88 images): 13 of
+the 16 smeared by 9 pixels or more were found, each with its length within a pixel; 5 of the 164
 unsmeared photos were flagged too (four driver licences at about 90 degrees, along their text
 lines, and a receipt), as were 2 of 41 real receipts and none of the real ID specimens. A wrong
 finding costs a second reading, never a worse result: read_document keeps a deblurred reading
