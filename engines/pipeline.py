@@ -51,8 +51,8 @@ _HINT_MIN_PROBABILITY = 0.05
 _MRZ_TYPES = ("passport", "id_card")
 _BARCODE_TYPE_CONFIDENCE = 0.99
 _SPARSE_PAGE_LINES = 12
-# Photos come one or two pages at a time (a card's two sides); longer documents are scans, which
-# no hand shakes, and are not searched for motion blur (about 75 ms a page).
+# Photos mostly come one or two pages at a time (a card's two sides); longer documents, mostly
+# scans, are not searched for motion blur (about 75 ms a page).
 _MAX_PHOTO_PAGES = 2
 _IDENTITY_WORDS = re.compile(
     r"passport|passeport|reisepass|pasaporte|passaporto|paspoort|identity|identit|ausweis|"

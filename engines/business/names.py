@@ -280,48 +280,12 @@ def clean_person(text: str) -> str:
 
 # Words that are never a name on their own: articles and conjunctions of the six languages.
 _FUNCTION_WORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "of",
-        "for",
-        "to",
-        "la",
-        "le",
-        "les",
-        "l",
-        "un",
-        "une",
-        "et",
-        "de",
-        "du",
-        "des",
-        "el",
-        "los",
-        "las",
-        "y",
-        "del",
-        "der",
-        "die",
-        "das",
-        "ein",
-        "eine",
-        "und",
-        "von",
-        "il",
-        "lo",
-        "gli",
-        "i",
-        "e",
-        "di",
-        "het",
-        "een",
-        "en",
-        "van",
-    ]
-)
+    (
+        "the", "a", "an", "and", "of", "for", "to", "la", "le", "les", "l", "un", "une", "et", "de", "du",
+        "des", "el", "los", "las", "y", "del", "der", "die", "das", "ein", "eine", "und", "von", "il", "lo",
+        "gli", "i", "e", "di", "het", "een", "en", "van",
+    )
+)  # fmt: skip
 
 
 def looks_like_name(text: str) -> bool:
