@@ -11,31 +11,29 @@ probabilities (not just its greedy text) to decode with the MRZ's fixed format:
 - :meth:`Ocr.detect` returns text-line quadrilaterals in page pixels;
 - :meth:`Ocr.recognize` returns, per crop, the greedy text *and* the CTC probability matrix.
 
-Calls are serialised with a lock: RapidOCR keeps per-call state on the instance and is not
-documented as thread-safe; onnxruntime already uses several cores inside one call.
+The models run on OpenVINO's CPU runtime (engines/ocr_runtime.py), about 1.7 times less CPU than
+onnxruntime for the same outputs. Calls are serialised with a lock: RapidOCR keeps per-call state
+on the instance and is not documented as thread-safe.
 
-Threads: ``DOCINTEL_OCR_THREADS`` sets onnxruntime's intra-op thread count: 1 by default, ``0``
-for all cores. Its idle threads do not spin and its memory arena is on
-(:func:`_cpu_frugal_sessions`): on the 2-core reference machine that cut the engine's median CPU
-time per page from 2.4 s to 1.35 s at the same wall time, because OCR here is many small
-recogniser calls, between which spinning threads burn a core each for nothing. One thread costs
-less CPU again (1.46 s against 1.69 s a page on 45 generated documents, both measured on a loaded
-machine) at about the same wall time there: a CPU host gets its parallelism from more
-``doc_pipeline`` instances (one per core, ``config.pbtxt``), each with one thread.
+Threads: ``DOCINTEL_OCR_THREADS`` sets the runtime's thread count: 1 by default, ``0`` for the
+runtime's choice. One thread costs the least CPU a page at about the same wall time, because OCR
+here is many small recogniser calls: a CPU host gets its parallelism from more ``doc_pipeline``
+instances (one per core, ``config.pbtxt``), each with one thread.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import threading
-from collections.abc import Iterator
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
+
+from engines.ocr_runtime import WIDTH_STEP, openvino_sessions
 
 Quad = np.ndarray  # shape (4, 2), float32, clockwise from top-left, page pixels
 
@@ -45,6 +43,9 @@ Quad = np.ndarray  # shape (4, 2), float32, clockwise from top-left, page pixels
 DETECT_PIXELS = 900_000
 _DETECT_MAX_UPSCALE = 2.5
 _PAGE_MIN_SIDE = 736  # RapidOCR's own default for whole-page OCR
+# Whole-page OCR finds its lines on the page scaled to at most this many pixels, and reads them
+# from the page at PAGE_MAX_PIXELS.
+PAGE_DETECT_PIXELS = 1_200_000
 # Whole-page OCR works on at most this many pixels: an A4 page at about 150 dpi, where body text
 # is ~20 px tall, enough for the recogniser; more pixels cost detection time and gain nothing.
 PAGE_MAX_PIXELS = 2_200_000
@@ -80,29 +81,6 @@ class Recognition:
     frames: int
 
 
-@contextlib.contextmanager
-def _cpu_frugal_sessions() -> Iterator[None]:
-    """While RapidOCR builds its onnxruntime sessions, give them options it does not expose:
-    no spinning of idle intra-op threads, and the CPU memory arena (RapidOCR turns it off, so
-    every small call allocated afresh)."""
-    from rapidocr_onnxruntime.utils import infer_engine
-
-    session_class = infer_engine.OrtInferSession
-    original = session_class.__dict__["_init_sess_opts"]
-
-    def frugal_options(config: dict[str, Any]) -> Any:
-        options = original.__func__(config)
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.enable_cpu_mem_arena = True
-        return options
-
-    session_class._init_sess_opts = staticmethod(frugal_options)  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        session_class._init_sess_opts = original  # type: ignore[method-assign]
-
-
 class Ocr:
     """Load with :func:`get_ocr`; one instance per process."""
 
@@ -114,8 +92,10 @@ class Ocr:
         threads = os.environ.get("DOCINTEL_OCR_THREADS", "1").strip()
         if threads and threads != "0":
             kwargs["intra_op_num_threads"] = int(threads)
-        with _cpu_frugal_sessions():
+        with openvino_sessions():
             self._engine = RapidOCR(**kwargs)
+        self._detector = _ScaledDetector(self._engine.text_det, page_pixels=PAGE_DETECT_PIXELS)
+        self._engine.text_det = self._detector
         # whole-page reading restores the word spaces the recogniser drops (engines/ocr_spaces.py)
         from engines.ocr_spaces import SpacedRecognizer
 
@@ -131,17 +111,9 @@ class Ocr:
 
         The page is scaled to about ``pixels`` pixels for detection (see DETECT_PIXELS).
         """
-        h, w = image.shape[:2]
-        scale = min(_DETECT_MAX_UPSCALE, math.sqrt(pixels / (h * w)))
-        size = (max(32, round(w * scale / 32) * 32), max(32, round(h * scale / 32) * 32))
-        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
-        scaled = cv2.resize(image, size, interpolation=interp)
         with self._lock:
-            boxes, _ = self._engine.text_det(scaled)
-        if boxes is None or len(boxes) == 0:
-            return []
-        factor = np.array([w / size[0], h / size[1]], dtype=np.float32)
-        quads = [np.asarray(b, dtype=np.float32) * factor for b in boxes]
+            boxes = self._detector.boxes(image, pixels=pixels, max_upscale=_DETECT_MAX_UPSCALE)
+        quads = [np.asarray(b, dtype=np.float32) for b in boxes]
         quads.sort(key=lambda q: (float(q[:, 1].mean()), float(q[:, 0].min())))
         return quads
 
@@ -150,9 +122,14 @@ class Ocr:
         results = []
         for crop in crops:
             norm = self._normalise(crop)
+            width = norm.shape[2]
+            padded = np.zeros((*norm.shape[:2], math.ceil(width / WIDTH_STEP) * WIDTH_STEP), dtype=np.float32)
+            padded[:, :, :width] = norm  # zero is the model's mid-grey padding
             with self._lock:
-                probs = self._engine.text_rec.session(norm[np.newaxis])[0][0]
-            frames = probs.shape[0]
+                probs = self._engine.text_rec.session(padded[np.newaxis])[0][0]
+            # only the frames over the crop: the padding's are blanks and would shift positions
+            frames = math.ceil(probs.shape[0] * width / padded.shape[2])
+            probs = probs[:frames]
             text, score = self._greedy(probs)
             results.append(Recognition(text=text, score=score, probs=probs, frames=frames))
         return results
@@ -209,6 +186,53 @@ class Ocr:
         chars = [self.vocabulary[i] for i in best[keep]]
         scores = probs.max(axis=1)[keep]
         return "".join(chars), float(scores.mean()) if len(scores) else 0.0
+
+
+_SCALE_TOLERANCE = 0.05  # a page this close to the detection budget is detected as it is
+
+
+class _ScaledDetector:
+    """RapidOCR's text detector, run on the page scaled to a pixel budget, its boxes returned in
+    the page's own pixels.
+
+    Why: the detector's cost grows with the pixels it sees, while text lines stay findable at a
+    lower resolution than the recogniser needs to read them; the recogniser's crops are still
+    cut from the page itself. It also normalises the page in one OpenCV call, where RapidOCR's
+    float arithmetic in NumPy cost ~90 ms a page.
+    """
+
+    def __init__(self, detector: Any, *, page_pixels: int) -> None:
+        self._detector = detector
+        self._page_pixels = page_pixels
+
+    def __call__(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        """RapidOCR's whole-page call: boxes (N x 4 x 2) and seconds spent."""
+        started = time.perf_counter()
+        boxes = self.boxes(image, pixels=self._page_pixels, max_upscale=1.0)
+        return boxes, time.perf_counter() - started
+
+    def boxes(self, image: np.ndarray, *, pixels: int, max_upscale: float) -> np.ndarray:
+        """Text boxes (N x 4 x 2, float32) of a BGR image scaled to about ``pixels`` pixels (never
+        enlarged more than ``max_upscale`` times), in the image's pixel coordinates."""
+        h, w = image.shape[:2]
+        scale = min(max_upscale, math.sqrt(pixels / (h * w)))
+        if abs(scale - 1) < _SCALE_TOLERANCE:
+            scale = 1.0
+        size = (max(32, round(w * scale / 32) * 32), max(32, round(h * scale / 32) * 32))
+        scaled = image
+        if size != (w, h):
+            # (the model needs sides in multiples of 32: at scale 1 only that rounding is left)
+            interpolation = cv2.INTER_LINEAR if scale == 1 else cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+            scaled = cv2.resize(image, size, interpolation=interpolation)
+        # (pixel - 127.5) / 127.5: the model's mean and deviation of 0.5 on values in 0..1
+        blob = cv2.dnn.blobFromImage(scaled, scalefactor=1 / 127.5, mean=(127.5, 127.5, 127.5))
+        probabilities = self._detector.infer(blob)[0]
+        shape = (size[1], size[0])
+        boxes, _ = self._detector.postprocess_op(probabilities, shape)
+        boxes = self._detector.filter_tag_det_res(boxes, shape)
+        if len(boxes) == 0:
+            return np.zeros((0, 4, 2), dtype=np.float32)
+        return np.asarray(boxes, dtype=np.float32) * np.array([w / size[0], h / size[1]], dtype=np.float32)
 
 
 class _RecognizerWithSpaces:

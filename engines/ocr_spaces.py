@@ -23,13 +23,15 @@ from typing import Any
 import cv2
 import numpy as np
 
+from engines.ocr_runtime import WIDTH_STEP
+
 _MIN_GAP_OF_HEIGHT = 0.3  # a word gap is at least this fraction of the line's ink height
 _MIN_GAP_PX = 9  # ... and at least this wide at the model's 48-pixel line height
 _GAP_OVER_TYPICAL = 1.5  # ... and this many times the line's median gap
 _BLANK_INK_PX = 2  # a column with at most this many ink pixels counts as blank (noise, underlines)
 # ... and the recogniser's two characters either side are this many times their usual distance
 # apart (a monospaced "r" leaves a wide blank beside it, but sits one usual step from its neighbour)
-_STEP_OVER_TYPICAL = 1.3
+_STEP_OVER_TYPICAL = 1.15
 _NO_SPACE_AFTER = frozenset("(/-'$€£#@")
 _NO_SPACE_BEFORE = frozenset(",.:;)/%-'")
 
@@ -52,6 +54,7 @@ class SpacedRecognizer:
         for start in range(0, len(img_list), batch):
             members = order[start : start + batch]
             max_ratio = max([width / height] + [img_list[i].shape[1] / img_list[i].shape[0] for i in members])
+            max_ratio = math.ceil(height * max_ratio / WIDTH_STEP) * WIDTH_STEP / height
             inputs = np.concatenate(
                 [self._rec.resize_norm_img(img_list[i], max_ratio)[np.newaxis] for i in members]
             )

@@ -47,11 +47,38 @@ def test_recognition_returns_greedy_text_and_ctc_probabilities() -> None:
     assert np.allclose(result.probs.sum(axis=1), 1.0, atol=1e-3)
 
 
-def test_onnxruntime_sessions_do_not_spin_and_keep_their_memory_arena():
-    """The CPU-time settings of engines/ocr.py reach the sessions RapidOCR builds (a RapidOCR
-    upgrade that renames its session factory must fail here, not silently cost CPU again)."""
-    from engines.ocr import get_ocr
+def test_the_models_run_on_openvino_with_onnxruntimes_outputs() -> None:
+    """The three models RapidOCR builds run as OpenVINO sessions (a RapidOCR upgrade that renames
+    its session factory must fail here, not silently cost CPU again), and the recogniser gives
+    the probabilities and the character list that onnxruntime gives for the same model."""
+    import onnxruntime
 
-    detector_options = get_ocr()._engine.text_det.infer.session.get_session_options()
-    assert detector_options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
-    assert detector_options.enable_cpu_mem_arena
+    from engines.ocr_runtime import OpenVinoSession
+
+    engine = get_ocr()._engine
+    recogniser = engine.text_rec.session
+    assert isinstance(recogniser, OpenVinoSession)
+    assert isinstance(engine.text_cls.infer, OpenVinoSession)
+    assert isinstance(engine.text_det._detector.infer, OpenVinoSession)
+
+    crop = np.full((48, 400, 3), 255, dtype=np.uint8)
+    cv2.putText(crop, "Total 12.50", (10, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 3)
+    batch = ((crop.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5) / 0.5)[np.newaxis]
+    reference = onnxruntime.InferenceSession(str(recogniser.model_path), providers=["CPUExecutionProvider"])
+    expected = reference.run(None, {reference.get_inputs()[0].name: batch})[0]
+    assert np.allclose(recogniser(batch)[0], expected, atol=2e-3)
+    characters = reference.get_modelmeta().custom_metadata_map["character"].splitlines()
+    assert recogniser.get_character_list() == characters
+
+
+def test_page_detection_finds_lines_at_its_reduced_resolution() -> None:
+    """Whole-page OCR finds lines on a page scaled down to PAGE_DETECT_PIXELS, and its boxes come
+    back in the page's own pixels, around the text drawn there."""
+    from engines.ocr import PAGE_DETECT_PIXELS
+
+    page = np.full((2000, 1500, 3), 255, dtype=np.uint8)
+    cv2.putText(page, "INVOICE 2026-0042", (200, 1500), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
+    assert page.shape[0] * page.shape[1] > PAGE_DETECT_PIXELS
+    (line,) = [x for x in get_ocr().read_page(page) if "0042" in x.text]
+    x0, y0, x1, y1 = line.box
+    assert 180 <= x0 <= 215 and 1460 <= y0 <= 1485 and 1490 <= y1 <= 1525 and x1 >= 500
