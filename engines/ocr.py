@@ -11,8 +11,8 @@ probabilities (not just its greedy text) to decode with the MRZ's fixed format:
 - :meth:`Ocr.detect` returns text-line quadrilaterals in page pixels;
 - :meth:`Ocr.recognize` returns, per crop, the greedy text *and* the CTC probability matrix.
 
-The models run on OpenVINO's CPU runtime (engines/ocr_runtime.py), about 1.7 times less CPU than
-onnxruntime for the same outputs. Calls are serialised with a lock: RapidOCR keeps per-call state
+The models run on OpenVINO's CPU runtime (engines/ocr_runtime.py): the detector in f32, the
+recogniser in bfloat16 where the CPU has it, for about half of onnxruntime's CPU time. Calls are serialised with a lock: RapidOCR keeps per-call state
 on the instance and is not documented as thread-safe.
 
 Threads: ``DOCINTEL_OCR_THREADS`` sets the runtime's thread count: 1 by default, ``0`` for the
@@ -45,7 +45,7 @@ _DETECT_MAX_UPSCALE = 2.5
 _PAGE_MIN_SIDE = 736  # RapidOCR's own default for whole-page OCR
 # Whole-page OCR finds its lines on the page scaled to at most this many pixels, and reads them
 # from the page at PAGE_MAX_PIXELS.
-PAGE_DETECT_PIXELS = 1_200_000
+PAGE_DETECT_PIXELS = 2_200_000
 # Whole-page OCR works on at most this many pixels: an A4 page at about 150 dpi, where body text
 # is ~20 px tall, enough for the recogniser; more pixels cost detection time and gain nothing.
 PAGE_MAX_PIXELS = 2_200_000
@@ -227,12 +227,14 @@ class _ScaledDetector:
         # (pixel - 127.5) / 127.5: the model's mean and deviation of 0.5 on values in 0..1
         blob = cv2.dnn.blobFromImage(scaled, scalefactor=1 / 127.5, mean=(127.5, 127.5, 127.5))
         probabilities = self._detector.infer(blob)[0]
-        shape = (size[1], size[0])
-        boxes, _ = self._detector.postprocess_op(probabilities, shape)
-        boxes = self._detector.filter_tag_det_res(boxes, shape)
+        # Mapped to the image's own pixels, and rounded there, by RapidOCR's post-processing: boxes
+        # on whole pixels make the recogniser's crops exact shifts of the image, where fractional
+        # corners would resample them and blur the blank columns between words (engines/ocr_spaces.py).
+        boxes, _ = self._detector.postprocess_op(probabilities, (h, w))
+        boxes = self._detector.filter_tag_det_res(boxes, (h, w))
         if len(boxes) == 0:
             return np.zeros((0, 4, 2), dtype=np.float32)
-        return np.asarray(boxes, dtype=np.float32) * np.array([w / size[0], h / size[1]], dtype=np.float32)
+        return np.asarray(boxes, dtype=np.float32)
 
 
 class _RecognizerWithSpaces:

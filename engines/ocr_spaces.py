@@ -31,7 +31,7 @@ _GAP_OVER_TYPICAL = 1.5  # ... and this many times the line's median gap
 _BLANK_INK_PX = 2  # a column with at most this many ink pixels counts as blank (noise, underlines)
 # ... and the recogniser's two characters either side are this many times their usual distance
 # apart (a monospaced "r" leaves a wide blank beside it, but sits one usual step from its neighbour)
-_STEP_OVER_TYPICAL = 1.15
+_STEP_OVER_TYPICAL = 1.3
 _NO_SPACE_AFTER = frozenset("(/-'$€£#@")
 _NO_SPACE_BEFORE = frozenset(",.:;)/%-'")
 

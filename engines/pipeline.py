@@ -41,6 +41,7 @@ from engines.mrz.visual_zone import (
 from engines.page_text import PageFrame, ocr_page_text
 from engines.second_reading import confirm_fields
 from engines.types import Check, EngineError, EngineResult, Extracted, FieldResult
+from engines.validators import find_iban
 
 logger = logging.getLogger(__name__)
 
@@ -209,9 +210,15 @@ def _may_hold_mrz(page: PageText) -> bool:
     small card, a dark photo); no for the dense pages of bills, statements and invoices."""
     if len(page.lines) < _SPARSE_PAGE_LINES:
         return True
-    if any(looks_like_mrz_line(line.text) for line in page.lines):
+    if any(looks_like_mrz_line(line.text) and not _is_iban_line(line.text) for line in page.lines):
         return True
     return bool(_IDENTITY_WORDS.search(page.text.lower()))
+
+
+def _is_iban_line(text: str) -> bool:
+    """An IBAN (labelled, or with valid check digits) is as digit-rich and unspaced as an MRZ
+    line, and stands on most invoices and statements."""
+    return text.lstrip().upper().startswith("IBAN") or find_iban(text) is not None
 
 
 def _usable_text_layer(payload: str, page: int) -> PageText | None:

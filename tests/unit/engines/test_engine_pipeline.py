@@ -6,11 +6,13 @@ no binary fixtures; the real specimen images are read in test_mrz_reader_real.py
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from mrz_pages import blank_page, mrz_font, render_page
 
 from engines import ENGINE_NAME, ENGINE_VERSION
-from engines.pipeline import read_document
+from engines.layout import PageText, page_from_ocr
+from engines.pipeline import _may_hold_mrz, read_document
 from engines.types import EngineError
 
 pytestmark = pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
@@ -134,3 +136,18 @@ def test_page_turned_sideways_or_upside_down_is_still_read(passport_page: bytes,
     x0, y0, x1, y1 = upright
     expected = (y0, 1 - x1, y1, 1 - x0) if degrees == 90 else (1 - x1, 1 - y1, 1 - x0, 1 - y0)
     assert result.fields["surname"].bbox == pytest.approx(expected, abs=0.02)
+
+
+def _dense_page(*extra: str) -> PageText:
+    rows = [f"Item {n}  Consulting hours  {n * 3}.00 EUR" for n in range(1, 15)] + list(extra)
+    quads = (np.array([[0, 20 * i], [400, 20 * i], [400, 20 * i + 15], [0, 20 * i + 15]], np.float32) for i in range(len(rows)))
+    return page_from_ocr(((text, 0.99, quad) for text, quad in zip(rows, quads)), width=500, height=400, page=1)
+
+
+def test_an_iban_on_a_dense_page_is_no_reason_for_the_mrz_search() -> None:
+    """IBANs are as digit-rich and unspaced as MRZ lines, and stand on most invoices: the search
+    (a second detection and recognition of the page) runs for MRZ-like lines that are no IBAN."""
+    assert not _may_hold_mrz(_dense_page())
+    assert not _may_hold_mrz(_dense_page("IBAN FR7630006000011234567890189"))
+    assert not _may_hold_mrz(_dense_page("FR76 3000 6000 0112 3456 7890 189"))
+    assert _may_hold_mrz(_dense_page(*TD3))
