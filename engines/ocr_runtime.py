@@ -31,6 +31,7 @@ import numpy as np
 # an input shape it has seen, and a new shape costs it ~20 ms, as much as reading a short line.
 WIDTH_STEP = 64
 
+_FACTORY = "OrtInferSession"  # the name each RapidOCR model module builds its session by
 _DETECTOR_MODULE = "rapidocr_onnxruntime.ch_ppocr_det.text_detect"
 _CLASSIFIER_MODULE = "rapidocr_onnxruntime.ch_ppocr_cls.text_cls"
 _RECOGNISER_MODULE = "rapidocr_onnxruntime.ch_ppocr_rec.text_recognize"
@@ -89,11 +90,11 @@ def openvino_sessions() -> Iterator[None]:
         _RECOGNISER_MODULE: functools.partial(OpenVinoSession, precision=recogniser_precision()),
     }
     modules = {name: importlib.import_module(name) for name in factories}
-    originals = {name: module.OrtInferSession for name, module in modules.items()}
+    originals = {name: getattr(module, _FACTORY) for name, module in modules.items()}
     for name, module in modules.items():
-        module.OrtInferSession = factories[name]
+        setattr(module, _FACTORY, factories[name])
     try:
         yield
     finally:
         for name, module in modules.items():
-            module.OrtInferSession = originals[name]
+            setattr(module, _FACTORY, originals[name])

@@ -13,7 +13,7 @@ pipeline maps the boxes of the fields it returns back onto the page as stored
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,9 +42,6 @@ class PageFrame:
     width: int
     height: int
     crop: BBox | None = None
-    # The OCR'd lines' quads in the pixels of the page as read (cropped and turned, not yet
-    # straightened): the MRZ search starts from them instead of detecting the lines again.
-    line_quads: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
 
     def to_stored(self, bbox: BBox) -> BBox:
         """A box in the reading frame (page fractions), as a box on the page as stored."""
@@ -101,9 +98,7 @@ def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tu
             crop[2] / full_width,
             crop[3] / full_height,
         )
-    quads_as_read = tuple(line.quad for line in lines)
-    frame = PageFrame(turn=degrees, skew=skew, width=width, height=height, crop=frame_crop, line_quads=quads_as_read)
-    return text, frame
+    return text, PageFrame(turn=degrees, skew=skew, width=width, height=height, crop=frame_crop)
 
 
 def _document_crop(image: np.ndarray) -> tuple[int, int, int, int] | None:

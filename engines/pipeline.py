@@ -132,10 +132,8 @@ def _read(
         for number, (image, text) in enumerate(zip(images, texts, strict=True), start=1):
             if layers[number - 1] is not None or not (hint in _MRZ_TYPES or _may_hold_mrz(text)):
                 continue  # a digital page, or one whose text shows no sign of an MRZ
-            frame = frames.get(number)
-            as_read = frame is not None and frame.crop is None and frame.turn == 0
             with timer.section("mrz"):
-                reading = read_mrz(image, lines=frame.line_quads if as_read and frame else None)
+                reading = read_mrz(image)
             if reading is not None:
                 return _result_from_mrz(reading, text, pages=len(images), hint=hint, timer=timer)
 

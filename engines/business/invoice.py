@@ -53,6 +53,7 @@ from engines.business.names import (
     looks_like_name,
     looks_like_street,
     organisation_at_top,
+    party_name_parser,
     respace_fields,
 )
 from engines.layout import PageText
@@ -151,7 +152,7 @@ def read_invoice(pages: list[PageText]) -> Extracted:
 
 def _customer(indexes: Sequence[PageIndex]) -> Candidate | None:
     """The name under (or after) "Bill to" / "Rechnungsempfänger" / "Facturé à" ..."""
-    for cand in candidates(indexes, ("customer",), text_parser):
+    for cand in candidates(indexes, ("customer",), party_name_parser):
         text = str(cand.raw)
         if not looks_like_name(text) or looks_like_street(text) or is_title(text) or is_boilerplate(text):
             continue

@@ -9,7 +9,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Sequence
 
-from engines.business.fields import Candidate, PageIndex, repair_eszett
+from engines.business.fields import Candidate, PageIndex, Parsed, repair_eszett, text_parser
 from engines.business.labels import is_title
 from engines.layout import Line
 from engines.types import FieldResult
@@ -265,6 +265,22 @@ _COURTESY = re.compile(
     + r")\.\s*)",
     re.IGNORECASE,
 )
+
+
+def is_courtesy_title(text: str) -> bool:
+    """A line that is a courtesy title alone: DIN 5008 puts "Herrn" or "Frau" on its own line
+    above the name, and a label's value is then the line after it."""
+    rest = text.strip(" ,;:-")
+    for _ in range(3):
+        rest = _COURTESY.sub("", rest, count=1).strip(" ,;:-")
+    return bool(text.strip()) and not rest
+
+
+def party_name_parser(text: str) -> Parsed | None:
+    """A party's name after its label ("Rechnungsempfänger", "Account holder"): free text, but
+    never a courtesy title alone, so that the value found is the name on the line after it."""
+    parsed = text_parser(text)
+    return None if parsed is None or is_courtesy_title(parsed.value) else parsed
 
 
 def clean_person(text: str) -> str:

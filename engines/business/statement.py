@@ -28,7 +28,6 @@ from engines.business.fields import (
     field,
     iban_parser,
     page_source,
-    text_parser,
 )
 from engines.business.money import date_preference, document_currency
 from engines.business.names import (
@@ -37,6 +36,7 @@ from engines.business.names import (
     clean_person,
     looks_like_name,
     looks_like_street,
+    party_name_parser,
     respace_fields,
 )
 from engines.layout import Line, PageText
@@ -112,7 +112,7 @@ def read_bank_statement(pages: list[PageText]) -> Extracted:
 
 
 def _holder(indexes: Sequence[PageIndex]) -> Candidate | None:
-    for cand in candidates(indexes, ("holder",), text_parser):
+    for cand in candidates(indexes, ("holder",), party_name_parser):
         text = str(cand.raw)
         if not looks_like_name(text) or looks_like_street(text):
             continue

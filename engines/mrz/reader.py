@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -136,9 +135,7 @@ class _Hypothesis:
         )
 
 
-def read_mrz(
-    image: np.ndarray | bytes, *, ocr: Ocr | None = None, lines: Sequence[np.ndarray] | None = None
-) -> MrzReading | None:
+def read_mrz(image: np.ndarray | bytes, *, ocr: Ocr | None = None) -> MrzReading | None:
     """Read the MRZ of a page (BGR array or encoded PNG/JPEG), or None when it has none.
 
     The page is read as it comes first. Only if that gives no clear reading is it turned: by 90
@@ -146,16 +143,13 @@ def read_mrz(
     its lines upside down, all three when the page showed no text to judge by. Last, a large page
     is searched again at a higher detection resolution (a small MRZ on a big photo). The likeliest
     reading of all attempts wins.
-
-    ``lines``: the page's text-line quads where whole-page OCR already found them (page pixels,
-    upright page); the first attempt then skips its own detection.
     """
     if isinstance(image, bytes):
         image = decode_image(image)
     ocr = ocr or get_ocr()
     timer = _Timer()
 
-    hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS, lines)
+    hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS)
     best = (hypothesis, 0) if hypothesis is not None else None
     for degrees, pixels in _further_attempts(looks, image.shape[0] * image.shape[1]):
         if best is not None and best[0].good_enough:
@@ -219,7 +213,7 @@ def _ink_crop(page: np.ndarray, line: LineGeom, *, grow: float = 1.0, stretch: f
 
 
 def _read_upright(
-    page: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int, lines: Sequence[np.ndarray] | None = None
+    page: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int
 ) -> tuple[_Hypothesis | None, _Looks]:
     """The best MRZ hypothesis on an upright page, and how the page's text looked.
 
@@ -227,11 +221,8 @@ def _read_upright(
     where an MRZ sits: most pages are read after recognising only their last few lines. Zones
     with a line the detector missed are tried last, when no complete zone reads cleanly.
     """
-    if lines:
-        quads = list(lines)
-    else:
-        with timer.section("ocr"):
-            quads = ocr.detect(page, pixels=pixels)
+    with timer.section("ocr"):
+        quads = ocr.detect(page, pixels=pixels)
     geoms = [LineGeom.from_quad(q) for q in quads]
     vertical = sum(1 for q in quads if _is_vertical(q)) > len(quads) / 2
     long_lines = sorted(

@@ -84,6 +84,20 @@ def test_german_invoice_reads_every_field_in_canonical_form() -> None:
     assert all(field.source == "text_layer" for field in result.fields.values())
 
 
+@pytest.mark.parametrize("title", ["Herrn", "Frau", "Herr"])
+def test_a_courtesy_title_on_its_own_line_is_not_the_customer(title: str) -> None:
+    """DIN 5008 letters print "Herrn" or "Frau" alone on the line above the name."""
+    rows = [row for row in GERMAN_INVOICE if row[0] not in (0.16, 0.18, 0.20)]
+    rows += [
+        (0.16, [(0.06, title), (0.60, "Rechnungsdatum:"), (0.80, "03.03.2026")]),
+        (0.18, [(0.06, "Mehmet Vogel"), (0.60, "Fällig am:"), (0.80, "02.04.2026")]),
+        (0.20, [(0.06, "Lindenallee 5")]),
+        (0.22, [(0.06, "10115 Berlin")]),
+    ]
+    result = read_invoice([page(sorted(rows, key=lambda row: row[0]))])
+    assert result.fields["customer_name"].value == "MEHMET VOGEL"
+
+
 def test_value_box_points_at_the_value_not_at_its_label() -> None:
     result = read_invoice([page(GERMAN_INVOICE)])
     total = result.fields["total_amount"]

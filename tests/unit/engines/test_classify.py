@@ -87,3 +87,21 @@ def test_identity_classification_puts_the_rest_of_the_mass_elsewhere() -> None:
     result = identity_classification("passport", 0.97)
     assert result.document_type == "passport" and result.probabilities["passport"] == 0.97
     assert sum(result.probabilities.values()) == pytest.approx(1.0)
+
+
+def test_a_statement_listing_card_payments_is_a_bank_statement_not_a_receipt() -> None:
+    """A German current account statement lists "Kartenzahlung" and "girocard" lines, which are
+    receipt words; its own words (holder, balances, booking text) must outweigh them."""
+    payments = [f"{day:02d}.08.2026 Kartenzahlung SHOP {day} 12,{day:02d}" for day in range(1, 9)]
+    page = _page(
+        "SPARKASSE HANNOVER",
+        "Privatkonto",
+        "Kontoinhaberin Jonas Koch",
+        "IBAN DE98 5759 0012 3501 2287 51",
+        "Saldo neu 9.913,56 €",
+        "Datum Buchungstext Betrag",
+        "02.08.2026 Dauerauftrag Verdant Gas GmbH 174,44",
+        "09.08.2026 girocard HORIZON GMBH LEIPZIG 162,35",
+        *payments,
+    )
+    assert classify_text([page]).document_type == "bank_statement"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 
 import cv2
@@ -83,14 +84,17 @@ def test_the_models_run_on_openvino_with_onnxruntimes_outputs() -> None:
     assert recogniser.get_character_list() == characters
 
 
-def test_page_detection_finds_lines_at_its_reduced_resolution() -> None:
-    """Whole-page OCR finds lines on a page scaled down to PAGE_DETECT_PIXELS, and its boxes come
-    back in the page's own pixels, around the text drawn there."""
-    from engines.ocr import PAGE_DETECT_PIXELS
+def test_page_lines_come_back_on_whole_pixels_of_the_page_as_given() -> None:
+    """A page above the OCR's pixel budget is read scaled down, and its boxes come back in the
+    page's own pixels, around the text drawn there, on whole pixels (RapidOCR's rounding: the
+    recogniser's crops are then exact shifts of the page, not resampled)."""
+    from engines.ocr import PAGE_MAX_PIXELS
 
-    page = np.full((2000, 1500, 3), 255, dtype=np.uint8)
-    cv2.putText(page, "INVOICE 2026-0042", (200, 1500), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
-    assert page.shape[0] * page.shape[1] > PAGE_DETECT_PIXELS
+    page = np.full((2400, 1800, 3), 255, dtype=np.uint8)
+    cv2.putText(page, "INVOICE 2026-0042", (200, 1500), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 2)
+    assert page.shape[0] * page.shape[1] > PAGE_MAX_PIXELS
     (line,) = [x for x in get_ocr().read_page(page) if "0042" in x.text]
     x0, y0, x1, y1 = line.box
-    assert 180 <= x0 <= 215 and 1460 <= y0 <= 1485 and 1490 <= y1 <= 1525 and x1 >= 500
+    assert 180 <= x0 <= 215 and 1455 <= y0 <= 1485 and 1495 <= y1 <= 1530 and x1 >= 520
+    quad_in_scaled_pixels = line.quad * math.sqrt(PAGE_MAX_PIXELS / (2400 * 1800))
+    assert np.allclose(quad_in_scaled_pixels, np.round(quad_in_scaled_pixels), atol=0.02)

@@ -139,9 +139,15 @@ def test_page_turned_sideways_or_upside_down_is_still_read(passport_page: bytes,
 
 
 def _dense_page(*extra: str) -> PageText:
+    """A page of 14 invoice rows and the ``extra`` lines below them, as whole-page OCR gives it."""
     rows = [f"Item {n}  Consulting hours  {n * 3}.00 EUR" for n in range(1, 15)] + list(extra)
-    quads = (np.array([[0, 20 * i], [400, 20 * i], [400, 20 * i + 15], [0, 20 * i + 15]], np.float32) for i in range(len(rows)))
-    return page_from_ocr(((text, 0.99, quad) for text, quad in zip(rows, quads)), width=500, height=400, page=1)
+    lines = []
+    for i, text in enumerate(rows):
+        top = 20.0 * i
+        lines.append(
+            (text, 0.99, np.array([[0, top], [400, top], [400, top + 15], [0, top + 15]], np.float32))
+        )
+    return page_from_ocr(lines, width=500, height=400, page=1)
 
 
 def test_an_iban_on_a_dense_page_is_no_reason_for_the_mrz_search() -> None:
