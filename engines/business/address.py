@@ -73,6 +73,10 @@ class AddressBlock:
     score: float
 
 
+_SAME_EDGE = 0.03  # left edges this close (page widths) are one column's edge
+_MAX_GAP_OF_HEIGHTS = 6  # a gap inside a street line, in line heights; wider is another column
+
+
 def address_blocks(index: PageIndex, *, issuer: str | None = None) -> list[AddressBlock]:
     """Every address on a page, best addressee first (see module docstring for the ranking)."""
     lines = list(index.page.lines)
@@ -104,8 +108,10 @@ def _city_and_street(index: PageIndex, line: Line) -> list[tuple[CityLine, str, 
                     city_line.city, "", city.postal_code, "GB", line, above.bbox, city.postal_bbox, None
                 )
             above = _above(index, above)
-        if above is not None and _is_street(above.text):
-            out.append((city, above.text, above.bbox, above))
+        if above is not None:
+            street_text, street_bbox = _street_row(index, above, city.line)
+            if _is_street(street_text):
+                out.append((city, street_text, street_bbox, above))
         return out
     for match in re.finditer(r",", line.text):
         tail = line.text[match.end() :]
@@ -122,6 +128,34 @@ def _city_and_street(index: PageIndex, line: Line) -> list[tuple[CityLine, str, 
             out.append((city, street, line.span_bbox(start, start + len(street)), line))
             break
     return out
+
+
+def _street_row(index: PageIndex, street: Line, city_line: Line) -> tuple[str, BBox]:
+    """The street line's text and box, with the pieces OCR split it into at a wide gap ("Via
+    della" and "Repubblica n. 84") joined: pieces on its row in the same type size, each a few
+    line heights from the last, the first at the address block's left edge (the city line's)."""
+    row = sorted(
+        (
+            other
+            for other in index.page.lines
+            if abs(other.y_center - street.y_center) < 0.5 * min(other.height, street.height)
+            and abs(other.height - street.height) < 0.3 * street.height
+            and not index.hits[id(other)]
+        ),
+        key=lambda line: line.x0,
+    )
+    start = next((n for n, line in enumerate(row) if abs(line.x0 - city_line.x0) < _SAME_EDGE), None)
+    if start is None or street not in row[start:]:
+        return street.text, street.bbox
+    pieces = [row[start]]
+    for line in row[start + 1 :]:
+        if line.x0 - pieces[-1].x1 > _MAX_GAP_OF_HEIGHTS * street.height:
+            break
+        pieces.append(line)
+    if street not in pieces:
+        return street.text, street.bbox
+    box = (pieces[0].x0, min(p.y0 for p in pieces), pieces[-1].x1, max(p.y1 for p in pieces))
+    return " ".join(p.text for p in pieces), box
 
 
 def _label_end(index: PageIndex, line: Line) -> int:

@@ -316,6 +316,21 @@ def test_bill_addressee_block_in_each_countrys_format(lines: list[str], expected
     )  # the issuer's own address is not the addressee's
 
 
+def test_a_street_that_ocr_split_at_a_wide_gap_is_read_whole() -> None:
+    """A street printed with a wide gap ("Via della      Repubblica n. 84") comes out of OCR as two
+    pieces on one row; the piece at the block's left edge is the street's beginning."""
+    rows: list[Row] = [
+        (0.04, [(0.60, "Cassa di Risparmio di Firenze")]),
+        (0.14, [(0.20, "Gent.ma Sig.ra Ilaria Bianchi")]),
+        (0.16, [(0.20, "Via della"), (0.34, "Repubblica n. 84")]),
+        (0.18, [(0.20, "50135 Firenze (FI)")]),
+        (0.24, [(0.20, "Estratto conto 6/2023"), (0.60, "Data: 27/04/2023")]),
+    ]
+    got = values(read_bank_statement([page(rows)]))
+    assert (got["full_name"], got["address_street"]) == ("ILARIA BIANCHI", "VIA DELLA REPUBBLICA N. 84")
+    assert (got["address_city"], got["address_postal_code"]) == ("FIRENZE", "50135")
+
+
 def test_bank_statement_in_french_with_period_holder_and_iban() -> None:
     rows = [
         (0.04, [(0.06, "Banque du Port")]),
