@@ -74,13 +74,15 @@ def _start_attempts_sql(count: int) -> str:
     columns = ", ".join(quote(str(f.column)) for f in Document._meta.concrete_fields)
     return (
         f"UPDATE {quote(Document._meta.db_table)} SET attempt_count = attempt_count + 1, updated_at = %s "
-        f"WHERE status = %s AND id IN ({', '.join(['%s'] * count)}) RETURNING {columns}"
+        f"WHERE status = %s AND attempt_count < %s AND id IN ({', '.join(['%s'] * count)}) "
+        f"RETURNING {columns}"
     )
 
 
 def _start_attempts(document_ids: Sequence[str], expected: str) -> dict[str, Document]:
     """Count an attempt on each document still in ``expected`` state, by id; a document that moved
-    on is left out, and one out of attempts is failed and left out.
+    on is left out, and one out of attempts is failed, not counted (its count stays at the
+    limit), and left out.
 
     One statement for them all, ``UPDATE … RETURNING`` the rows: the count and the read cannot
     come apart."""
@@ -97,18 +99,24 @@ def _start_attempts(document_ids: Sequence[str], expected: str) -> dict[str, Doc
     params = [
         Document._meta.get_field("updated_at").get_db_prep_value(timezone.now(), connection),
         expected,
+        settings.DOCINTEL_MAX_ATTEMPTS,
         *(id_field.get_db_prep_value(key, connection) for key in keys),
     ]
-    started: dict[str, Document] = {}
-    for document in Document.objects.raw(_start_attempts_sql(len(keys)), params):
-        if document.attempt_count > settings.DOCINTEL_MAX_ATTEMPTS:
+    started = {
+        str(document.pk): document
+        for document in Document.objects.raw(_start_attempts_sql(len(keys)), params)
+    }
+    refused = [key for key in keys if str(key) not in started]
+    if refused:
+        out_of_attempts = Document.objects.filter(
+            pk__in=refused, status=expected, attempt_count__gte=settings.DOCINTEL_MAX_ATTEMPTS
+        )
+        for document in out_of_attempts:
             document_fail(
                 document=document,
                 code=error_codes.MAX_ATTEMPTS_EXCEEDED,
                 message=f"gave up after {settings.DOCINTEL_MAX_ATTEMPTS} attempts",
             )
-            continue
-        started[str(document.pk)] = document
     return started
 
 
