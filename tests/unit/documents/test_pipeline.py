@@ -120,6 +120,7 @@ def test_step_past_the_attempt_limit_fails_the_document(tenant, settings):
     assert not document_prepare(document_id=str(document.pk)).ran
     document.refresh_from_db()
     assert (document.status, document.error_code) == (S.FAILED, "max_attempts_exceeded")
+    assert document.attempt_count == settings.DOCINTEL_MAX_ATTEMPTS  # the refused attempt is not counted
 
 
 def test_reconciler_re_enqueues_recent_documents_when_the_broker_lost_its_messages(tenant):
