@@ -19,7 +19,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engines.ocr import Ocr
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -31,7 +34,7 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _warm_up(ocr: Any) -> None:
+def _warm_up(ocr: Ocr) -> None:
     """Run the models once on pages of a few sizes, untimed: a serving process reads thousands of
     pages, and the OCR runtime prepares its kernels for an input shape on first sight of it."""
     import numpy as np

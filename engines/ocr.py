@@ -94,7 +94,7 @@ class Ocr:
             kwargs["intra_op_num_threads"] = int(threads)
         with openvino_sessions():
             self._engine = RapidOCR(**kwargs)
-        self._detector = _ScaledDetector(self._engine.text_det, page_pixels=PAGE_MAX_PIXELS)
+        self._detector = _ScaledDetector(self._engine.text_det)
         self._engine.text_det = self._detector
         # whole-page reading restores the word spaces the recogniser drops (engines/ocr_spaces.py)
         from engines.ocr_spaces import SpacedRecognizer
@@ -192,23 +192,22 @@ _SCALE_TOLERANCE = 0.05  # a page this close to the detection budget is detected
 
 
 class _ScaledDetector:
-    """RapidOCR's text detector, run on the page scaled to a pixel budget, its boxes returned in
-    the page's own pixels.
+    """RapidOCR's text detector with its boxes in the pixels of the image it was given.
 
-    Why: the detector's cost grows with the pixels it sees, while text lines stay findable at a
-    lower resolution than the recogniser needs to read them; the recogniser's crops are still
-    cut from the page itself. It also normalises the page in one OpenCV call, where RapidOCR's
-    float arithmetic in NumPy cost ~90 ms a page.
+    Why: the MRZ search detects on the page scaled to its own pixel budget (:meth:`Ocr.detect`),
+    whole-page OCR on the page as :meth:`Ocr.read_page` sized it, and both want boxes on the page
+    itself, rounded to whole pixels. It also normalises the image in one OpenCV call, where
+    RapidOCR's float arithmetic in NumPy cost ~90 ms a page.
     """
 
-    def __init__(self, detector: Any, *, page_pixels: int) -> None:
+    def __init__(self, detector: Any) -> None:
         self._detector = detector
-        self._page_pixels = page_pixels
 
     def __call__(self, image: np.ndarray) -> tuple[np.ndarray, float]:
-        """RapidOCR's whole-page call: boxes (N x 4 x 2) and seconds spent."""
+        """RapidOCR's whole-page call, on the image as given: boxes (N x 4 x 2), seconds spent."""
         started = time.perf_counter()
-        boxes = self.boxes(image, pixels=self._page_pixels, max_upscale=1.0)
+        height, width = image.shape[:2]
+        boxes = self.boxes(image, pixels=height * width, max_upscale=1.0)
         return boxes, time.perf_counter() - started
 
     def boxes(self, image: np.ndarray, *, pixels: int, max_upscale: float) -> np.ndarray:

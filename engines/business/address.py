@@ -179,7 +179,7 @@ def _above(index: PageIndex, line: Line) -> Line | None:
         if other is line or other.y_center >= line.y_center - 0.4 * min(line.height, other.height):
             continue
         overlap = min(other.x1, line.x1) - max(other.x0, line.x0)
-        aligned = abs(other.x0 - line.x0) < 0.03 or abs(other.x1 - line.x1) < 0.03
+        aligned = abs(other.x0 - line.x0) < _SAME_EDGE or abs(other.x1 - line.x1) < _SAME_EDGE
         if overlap <= 0 and not aligned:
             continue
         gap = line.y0 - other.y1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -48,19 +49,18 @@ def test_recognition_returns_greedy_text_and_ctc_probabilities() -> None:
     assert np.allclose(result.probs.sum(axis=1), 1.0, atol=1e-3)
 
 
-def _onnxruntime_outputs(model_path: object, batch: np.ndarray) -> np.ndarray:
+def _onnxruntime(model_path: object) -> tuple[object, Callable[[np.ndarray], np.ndarray]]:
+    """An onnxruntime session of the same model file, and its call on one input batch."""
     import onnxruntime
 
-    reference = onnxruntime.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
-    return reference.run(None, {reference.get_inputs()[0].name: batch})[0]
+    session = onnxruntime.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
+    return session, lambda batch: session.run(None, {session.get_inputs()[0].name: batch})[0]
 
 
 def test_the_models_run_on_openvino_with_onnxruntimes_outputs() -> None:
     """The three models RapidOCR builds run as OpenVINO sessions (a RapidOCR upgrade that renames
     its session factory must fail here, not silently cost CPU again); the f32 classifier gives
     onnxruntime's probabilities, and the recogniser, in bfloat16 or f32, onnxruntime's text."""
-    import onnxruntime
-
     from engines.ocr_runtime import OpenVinoSession, recogniser_precision
 
     engine = get_ocr()._engine
@@ -72,16 +72,17 @@ def test_the_models_run_on_openvino_with_onnxruntimes_outputs() -> None:
     crop = np.full((48, 400, 3), 255, dtype=np.uint8)
     cv2.putText(crop, "Total 12.50", (10, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 3)
     batch = ((crop.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5) / 0.5)[np.newaxis]
-    expected = _onnxruntime_outputs(recogniser.model_path, batch)
+    reference, reference_run = _onnxruntime(recogniser.model_path)
+    expected = reference_run(batch)
     # bfloat16 keeps 8 bits of mantissa: frames between two characters move by up to ~0.2
     tolerance = 2e-3 if recogniser.precision == "f32" else 0.25
-    assert np.allclose(recogniser(batch)[0], expected, atol=tolerance)
-    assert (recogniser(batch)[0].argmax(axis=-1) == expected.argmax(axis=-1)).all()
-    small = np.ascontiguousarray(batch[:, :, :, :192])
-    assert np.allclose(classifier(small)[0], _onnxruntime_outputs(classifier.model_path, small), atol=1e-3)
-    reference = onnxruntime.InferenceSession(str(recogniser.model_path), providers=["CPUExecutionProvider"])
-    characters = reference.get_modelmeta().custom_metadata_map["character"].splitlines()
+    got = recogniser(batch)[0]
+    assert np.allclose(got, expected, atol=tolerance)
+    assert (got.argmax(axis=-1) == expected.argmax(axis=-1)).all()
+    characters = reference.get_modelmeta().custom_metadata_map["character"].splitlines()  # type: ignore[attr-defined]
     assert recogniser.get_character_list() == characters
+    small = np.ascontiguousarray(batch[:, :, :, :192])
+    assert np.allclose(classifier(small)[0], _onnxruntime(classifier.model_path)[1](small), atol=1e-3)
 
 
 def test_page_lines_come_back_on_whole_pixels_of_the_page_as_given() -> None:
