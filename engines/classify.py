@@ -7,8 +7,10 @@ specific they are ("opening balance" says bank statement; "total" says little), 
 cues (a receipt is a narrow strip). Scores become probabilities through a softmax whose
 temperature was chosen so that a document with two or three strong cues reaches ~0.95.
 
-Phrases are matched on word boundaries in lower-cased text with accents kept, so "TVA" does not
-fire inside "TVAL" and "gas" not inside "vegas".
+Phrases are matched on word boundaries, so "TVA" does not fire inside "TVAL" and "gas" not inside
+"vegas", in folded text (lower case, accents dropped) on both sides: PP-OCR's alphabet has no
+accented letters, so a page photographed reads "Falligkeit", "recu", "Zahlerstand", and a cue
+spelled with its accent would only ever match a digital PDF's text layer.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engines.layout import PageText
+from engines.validators import fold
 
 DOCUMENT_TYPES = (
     "passport",
@@ -154,6 +157,12 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("order", 0.5),
         ("takeaway", 2),
         ("eat in", 2),
+        ("merci de votre confiance", 2.5),
+        ("caisse", 1.5),
+        ("caissier", 2),
+        ("caissière", 2),
+        ("espèces", 1.5),
+        ("monnaie rendue", 3),
     ),
     "invoice": (
         ("invoice", 2.5),
@@ -223,6 +232,8 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("montant ht", 2),
         ("libellé", 1),
         ("qté", 1),
+        ("rechnungs-nr", 3),
+        ("rechnungsnr", 3),
     ),
     "proof_of_address": (
         ("electricity", 2.5),
@@ -327,6 +338,43 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("wastewater", 3),
         ("heating", 1.5),
         ("electricity supply", 3),
+        # water and heating bills (DE), and the meter's readings
+        ("wasserrechnung", 3),
+        ("gasrechnung", 3),
+        ("heizkostenabrechnung", 3),
+        ("abwasser", 2.5),
+        ("zählernummer", 3),
+        ("zähler-nr", 3),
+        ("anfangsstand", 2.5),
+        ("endstand", 2.5),
+        ("arbeitspreis", 2.5),
+        ("grundpreis", 2),
+        ("vertragskonto", 2),
+        # municipal taxes and fees on a property: a council's bill to the occupier
+        ("abgabenbescheid", 3),
+        ("grundbesitzabgaben", 3),
+        ("grundsteuer", 3),
+        ("müllgebühren", 3),
+        ("abfallgebühren", 3),
+        ("straßenreinigung", 2.5),
+        ("anschlussadresse", 3),
+        ("taxe d'habitation", 3),
+        ("taxe foncière", 3),
+        ("ordures ménagères", 3),
+        ("avis d'imposition", 2.5),
+        ("impuesto sobre bienes inmuebles", 3),
+        ("tasa de basuras", 3),
+        ("tassa rifiuti", 3),
+        ("tari", 2),
+        ("gemeentelijke belastingen", 3),
+        ("aanslagbiljet", 3),
+        ("afvalstoffenheffing", 3),
+        ("rioolheffing", 3),
+        ("property address", 3),
+        # the address a connection or subscription serves (NL)
+        ("aansluitadres", 3),
+        ("maandabonnement", 2.5),
+        ("contractnummer", 2),
     ),
     "bank_statement": (
         ("statement", 2),
@@ -456,15 +504,28 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
 
 _OTHER_PRIOR = 2.5  # the score "other" gets: a type must beat this to be claimed
 _TEMPERATURE = 1.6
+
+
+def _folded_cues(cues: tuple[tuple[str, float], ...]) -> dict[str, float]:
+    """Cues by folded phrase; a phrase listed with and without its accents keeps its larger weight."""
+    folded: dict[str, float] = {}
+    for phrase, weight in cues:
+        key = fold(phrase)
+        folded[key] = max(weight, folded.get(key, 0.0))
+    return folded
+
+
+_FOLDED_CUES = {doc_type: _folded_cues(cues) for doc_type, cues in _CUES.items()}
 _PHRASES = {
     doc_type: [
-        (re.compile(r"(?<![\w])" + re.escape(phrase) + r"(?![\w])"), weight) for phrase, weight in cues
+        (re.compile(r"(?<![\w])" + re.escape(phrase) + r"(?![\w])"), weight)
+        for phrase, weight in cues.items()
     ]
-    for doc_type, cues in _CUES.items()
+    for doc_type, cues in _FOLDED_CUES.items()
 }
 _GLUED = {
-    doc_type: [phrase.replace(" ", "") if " " in phrase and len(phrase) >= 10 else "" for phrase, _ in cues]
-    for doc_type, cues in _CUES.items()
+    doc_type: [phrase.replace(" ", "") if " " in phrase and len(phrase) >= 10 else "" for phrase in cues]
+    for doc_type, cues in _FOLDED_CUES.items()
 }
 _AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
 
@@ -478,7 +539,7 @@ class Classification:
 
 def classify_text(pages: Sequence[PageText]) -> Classification:
     """Probabilities over the §3.2 types for pages without machine-readable identity evidence."""
-    text = "\n".join(page.text for page in pages).lower()
+    text = fold("\n".join(page.text for page in pages))
     squashed = re.sub(r"\s+", "", text)
     scores = {doc_type: _score(text, doc_type, squashed) for doc_type in _PHRASES}
     scores["other"] = _OTHER_PRIOR

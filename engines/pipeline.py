@@ -312,7 +312,15 @@ def _result_from_mrz(
         for name, f in reading.fields.items()
     }
     failed = reading.parse.failed_checks
-    detail = "" if not failed else "failed: " + ", ".join(failed)
+    guessed = sorted(n for n, f in reading.fields.items() if f.valid is False and n not in failed)
+    detail = "; ".join(
+        part
+        for part in (
+            "failed: " + ", ".join(failed) if failed else "",
+            "repaired with an equally likely alternative: " + ", ".join(guessed) if guessed else "",
+        )
+        if part
+    )
     unprinted = [
         n
         for n in CROSS_CHECKED_FIELDS
@@ -320,7 +328,7 @@ def _result_from_mrz(
     ]
     checks = [
         Check("mrz_found", True, f"{reading.parse.format.name} on page {page}"),
-        Check("mrz_check_digits", not failed, detail),
+        Check("mrz_check_digits", not failed and not guessed, detail),
         Check(
             "mrz_matches_visual_zone",
             not unprinted,

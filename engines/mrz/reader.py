@@ -514,11 +514,13 @@ def _reading(h: _Hypothesis, page: np.ndarray, degrees: int) -> MrzReading:
             _char_quad(h, li, p) for s in field.spans for li, p in [(s.line, s.start), (s.line, s.end - 1)]
         ]
         bbox = unrotate_bbox(bbox_fraction(quads, width, height), degrees) if quads else None
+        # a check digit that chose between two near-equal repairs verified neither of them
+        valid = False if field.valid and name in h.repair.ambiguous else field.valid
         fields[name] = MrzFieldReading(
             value=field.value,
-            confidence=_confidence(field.valid, positions, char_probs, h.repair, name),
+            confidence=_confidence(valid, positions, char_probs, h.repair),
             bbox=bbox,
-            valid=field.valid,
+            valid=valid,
         )
     code_probs = [char_probs[0][0], char_probs[0][1]]
     type_conf = 0.5 + 0.5 * min(1.0, sum(h.parse.check_digits.values()) / len(h.parse.check_digits))
@@ -561,7 +563,6 @@ def _confidence(
     positions: list[tuple[int, int]],
     char_probs: list[list[float]],
     repair: MrzRepair,
-    name: str,
 ) -> float:
     """A raw confidence: the weakest character's probability, lifted by a passing check digit
     (a wrong value passes one only 1 time in 10), cut by a failing one or by repairs."""
@@ -571,8 +572,6 @@ def _confidence(
         conf = 1.0 - 0.1 * (1.0 - weakest)
         if repaired:
             conf *= 0.9
-        if name in repair.ambiguous:
-            conf *= 0.8
     elif valid is False:
         conf = 0.3 * weakest
     else:

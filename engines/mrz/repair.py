@@ -39,6 +39,8 @@ from engines.mrz.formats import (
 from engines.mrz.parse import check_passes, effective_checks
 
 Option = tuple[str, float]
+_Way = tuple[float, tuple[tuple[int, int, str], ...]]  # (cost, substitutions (line, position, char))
+_WAYS_KEPT = 2
 Options = list[list[list[Option]]]  # per line, per position: (character, cost), the read one first
 
 # Characters OCR prints for the filler '<'. 'K', 'X' and 'C' are letters, so they are only turned
@@ -457,11 +459,14 @@ def _fix_check(
 
 def _knapsack(
     spec: CheckSpec, chars: list[list[str]], options: Options, locked: set[tuple[int, int]], max_subs: int
-) -> list[tuple[float, tuple[tuple[int, int, str], ...]]]:
-    """Every cheapest way (per count and check digit) to make the check pass with substitutions.
+) -> list[_Way]:
+    """The cheapest ways (the two cheapest per count and check digit) to make the check pass.
 
     The check is linear: sum(weight_i * value_i) mod 10 must equal the digit, so each candidate
     substitution shifts the sum by a known residue and the search is a knapsack over residues.
+    Two per state, not one: substitutions that shift the sum alike are the repairs the check
+    digit cannot tell apart (an O read as 0 at either of two positions of weight 7), and the
+    runner-up is what tells the caller its repair was a guess.
     """
     weights = (7, 3, 1)
     data_positions = [(s.line, p) for s in spec.data for p in range(s.start, s.end)]
@@ -472,8 +477,8 @@ def _knapsack(
         except ValueError:
             return []
 
-    # (substitutions, residue) -> (cost, choices)
-    states: dict[tuple[int, int], tuple[float, tuple[tuple[int, int, str], ...]]] = {(0, 0): (0.0, ())}
+    # (substitutions, residue) -> the two cheapest (cost, choices)
+    states: dict[tuple[int, int], list[_Way]] = {(0, 0): [(0.0, ())]}
     for idx, (li, pos) in enumerate(data_positions):
         if (li, pos) in locked:
             continue
@@ -485,16 +490,16 @@ def _knapsack(
         ]
         if not alternatives:
             continue
-        new_states = dict(states)
-        for (count, residue), (cost, choices) in states.items():
+        new_states = {key: list(ways) for key, ways in states.items()}
+        for (count, residue), ways in states.items():
             if count >= max_subs:
                 continue
             for char, k in alternatives:
                 shift = weights[idx % 3] * (char_value(char) - current)
-                key = (count + 1, (residue + shift) % 10)
-                candidate = (cost + k, (*choices, (li, pos, char)))
-                if key not in new_states or candidate[0] < new_states[key][0]:
-                    new_states[key] = candidate
+                kept = new_states.setdefault((count + 1, (residue + shift) % 10), [])
+                kept.extend((cost + k, (*choices, (li, pos, char))) for cost, choices in ways)
+                kept.sort(key=lambda way: way[0])
+                del kept[_WAYS_KEPT:]
         states = new_states
 
     digit_line, digit_pos = spec.digit.line, spec.digit.start
@@ -509,11 +514,12 @@ def _knapsack(
             continue
         changed_digit = digit != chars[digit_line][digit_pos]
         target = (int(digit) - total) % 10
-        for (count, residue), (cost, choices) in states.items():
+        for (count, residue), ways in states.items():
             if residue != target or count + changed_digit > max_subs:
                 continue
-            subs = (*choices, (digit_line, digit_pos, digit)) if changed_digit else choices
-            fixes.append((cost + dcost, subs))
+            for cost, choices in ways:
+                subs = (*choices, (digit_line, digit_pos, digit)) if changed_digit else choices
+                fixes.append((cost + dcost, subs))
     return fixes
 
 

@@ -105,3 +105,57 @@ def test_a_statement_listing_card_payments_is_a_bank_statement_not_a_receipt() -
         *payments,
     )
     assert classify_text([page]).document_type == "bank_statement"
+
+
+def test_cues_spelled_with_accents_match_an_ocr_reading_without_them() -> None:
+    """PP-OCR's alphabet has no accented letters: a German invoice photographed reads
+    "RECHNUNGSEMPFANGER" and "Fallig"; the cue must still count, or a receipt's words win."""
+    page = _page(
+        "Marenco UG (haftungsbeschrankt)",
+        "RECHNUNGSEMPFANGER",
+        "Hoffmann & Hartmann UG",
+        "ARTIKEL MENGE EINZELPREIS BETRAG",
+        "NETTOBETRAG 8.873,76",
+        "MwSt. 19% 1.686,01",
+        "ENDBETRAG 10.559,77",
+        "Fallig am 05.06.2024",
+    )
+    assert classify_text([page]).document_type == "invoice"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # a water bill with the payer's account details ("Kontoinhaberin" is a statement word too)
+        (
+            "Wasserverband Brisa",
+            "WASSERRECHNUNG",
+            "KONTOINHABERIN Marie Hofmann",
+            "ZAHLER-NR. ANFANGSSTAND ENDSTAND",
+            "VERBRAUCH (m³) 40",
+            "Arbeitspreis 154,00",
+            "Grundpreis 6,87",
+            "IBAN DE25 7039 5514 0573 5790 00",
+        ),
+        # a municipal fee notice for a property
+        (
+            "Stadt Bremen",
+            "SABINE WOLF",
+            "ABGABENBESCHEID ABFALL UND STRASSENREINIGUNG",
+            "Anschlussadresse: Hauptstr. 143, 28917 Bremen",
+            "Zu zahlender Betrag: EUR 2.878,92",
+        ),
+        # a Dutch telecom bill: "factuur" is an invoice word, the connection address is not
+        (
+            "Zenith Telecom",
+            "Uw factuur",
+            "AANSLUITADRES",
+            "Mevr. Sophie Vos",
+            "Maandabonnement 27,04",
+            "BTW 21% 5,68",
+            "TOTAAL TE BETALEN 32,72 EUR",
+        ),
+    ],
+)
+def test_bills_for_a_home_are_proof_of_address(lines: tuple[str, ...]) -> None:
+    assert classify_text([_page(*lines)]).document_type == "proof_of_address"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from engines.mrz.checkdigit import check_digit
 from engines.mrz.formats import TD3 as TD3_FORMAT
 from engines.mrz.parse import parse_mrz
 from engines.mrz.repair import normalize_line, repair_decoded, repair_mrz
@@ -166,3 +167,19 @@ def test_unknown_country_code_becomes_the_known_one_a_lookalike_away() -> None:
 def test_normalize_line_folds_full_width_and_filler_glyphs() -> None:
     # full-width P, full-width <, lower case, full-width A, guillemet, space, multiplication sign
     assert normalize_line("\uff30\uff1cuto\uff21\u00abB \u00d7") == "P<UTOA<<B<"
+
+
+def test_a_repair_with_an_equally_cheap_twin_is_flagged_ambiguous() -> None:
+    """Document number O58433O... read 0584330: an O at either position of weight 7 satisfies the
+    check digit, so the check cannot say which 0 was an O; the repair must say it guessed."""
+    number = "O584330<<"
+    line = TD3[1][:0] + number + check_digit(number) + TD3[1][10:]
+    composite = line[0:10] + line[13:20] + line[21:43]
+    truth = (TD3[0], line[:43] + check_digit(composite))
+    read = damage(truth, 1, 0, "0")
+    options = [[[(char, 0.0)] for char in row] for row in read]
+    options[1][0] = [("0", 0.0), ("O", 1.0)]
+    options[1][6] = [("0", 0.0), ("O", 1.2)]  # the recogniser barely preferred the other twin
+    repair = repair_decoded(TD3_FORMAT, read, options)
+    assert repair.lines[1][:9] == number  # the cheaper guess, right this time
+    assert "document_number" in repair.ambiguous
