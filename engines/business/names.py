@@ -255,14 +255,15 @@ _COURTESY_WORDS = (
     "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "mevrouw", "heer",
 )  # fmt: skip
 # French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
-# they are a first name's initial.
+# they are a first name's initial. Before another initial ("M. E. Evans") they are initials too:
+# a title precedes a name, not a string of initials.
 _COURTESY_INITIALS = ("m", "d")
 _COURTESY = re.compile(
     r"^(?:(?:"
     + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
     + r")(?:\.\s*|\s+|$)|(?:"
     + "|".join(_COURTESY_INITIALS)
-    + r")\.\s*)",
+    + r")\.(?!\s*[^\W\d_]\.)\s*)",
     re.IGNORECASE,
 )
 

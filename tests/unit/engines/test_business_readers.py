@@ -686,6 +686,7 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("Gent.ma Sig.ra Laura Rossi", "LAURA ROSSI"),
         ("D Smith", "D SMITH"),  # an initial without its full stop is part of the name
         ("M Dubois", "M DUBOIS"),
+        ("M. E. Evans", "M. E. EVANS"),  # initials, not Monsieur before an initial
     ],
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
