@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import re
 import threading
 import unicodedata
 from collections.abc import Iterator
@@ -122,6 +123,49 @@ def merge_readings(first: str, second: str) -> str | None:
     return "".join(merged)
 
 
+# What PP-OCR prints for a letter its alphabet lacks besides the bare letter: the diaeresis and
+# stem read as strokes (MÜNCHEN read "MINCHEN", MÜNSTER "MIINSTER"), or the letter and its mark
+# read as two (DOÑA read "DONIA").
+_UNSPELLABLE_STAND_INS = r"[IL]{1,2}"
+
+
+def respell_unspellable(first: str, second: str) -> str | None:
+    """``second``'s spelling where it differs from ``first`` only at accented letters, each of
+    which ``first`` (PP-OCR, whose alphabet has no accents) printed as a stand-in (Ü as "I" or
+    "II"): there PP-OCR's letters carry no evidence against the second reader's. ``None`` when
+    anything else differs, or when ``second`` has no accented letter to explain the difference."""
+    target = fold(first).replace(" ", "")
+    words = " ".join(second.upper().split())
+    chars = [c for c in words if c != " "]
+    if not target or not any(fold(c) != c for c in chars):
+        return None
+    found: set[str] = set()
+    for start in range(len(chars)):
+        pattern = ""
+        for end in range(start, len(chars)):
+            char = chars[end]
+            base = re.escape(fold(char))
+            pattern += f"(?:{base}[IL]?|{_UNSPELLABLE_STAND_INS})" if fold(char) != char else base
+            if re.fullmatch(pattern, target):
+                found.add(_window_with_spaces(words, start, end))
+    return found.pop() if len(found) == 1 else None
+
+
+def _window_with_spaces(words: str, start: int, end: int) -> str:
+    """Characters ``start``..``end`` (counted without spaces) of ``words``, with its spaces."""
+    out: list[str] = []
+    index = -1
+    for char in words:
+        if char == " ":
+            if out and index < end:
+                out.append(char)
+            continue
+        index += 1
+        if start <= index <= end:
+            out.append(char)
+    return "".join(out).strip()
+
+
 def _space_positions(text: str) -> set[int]:
     """Where ``text`` has a space, counted in folded letters before it."""
     positions, count = set(), 0
@@ -157,12 +201,23 @@ def confirm_fields(
         if f.page not in straightened:
             straightened[f.page] = reading_frame_image(images[f.page - 1], frames[f.page])
         merged = None
+        seconds = []
         for margin in _CROP_MARGINS_Y:
             second = reader.read_line(_crop(straightened[f.page], f.bbox, margin))
+            seconds.append(second)
             merged = merge_readings(f.value, second) if second else None
             if merged is not None:
                 break
         if merged is None:
+            respelled = next(
+                (r for r in (respell_unspellable(f.value, x) for x in seconds if x) if r is not None), None
+            )
+            if respelled is not None:
+                # the letters agree but for the ones PP-OCR cannot spell: take their spelling,
+                # without claiming the cross-check an exact agreement earns
+                value = clean_person(respelled) if name in _PERSON_FIELDS else canonical_name(respelled)
+                out[name] = dataclasses.replace(f, value=value)
+                continue
             # a second reader that cannot find the same letters there is evidence against them
             disagreed.append(name)
             out[name] = dataclasses.replace(f, confidence=round(f.confidence * _DISAGREEMENT_FACTOR, 4))

@@ -134,8 +134,27 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
     if not pool:
         return None, 0.0
     counts = Counter(as_decimal(c) for c in pool)
+    summed = _sum_of_the_others(pool)
+    if summed is not None:
+        return summed, 0.85
     best = max(pool, key=lambda c: (counts[as_decimal(c)], as_decimal(c) > 0))
-    return best, 0.6 + 0.1 * min(counts[as_decimal(best)] - 1, 2)
+    conf = 0.6 + 0.1 * min(counts[as_decimal(best)] - 1, 2)
+    if sum(1 for n in counts.values() if n == counts[as_decimal(best)]) > 1:
+        conf /= 2  # as often as another amount under a tax label: a guess between them
+    return best, conf
+
+
+def _sum_of_the_others(pool: Sequence[Candidate]) -> Candidate | None:
+    """The amount a tax summary prints as the total of its rates' lines ("VAT 21% 0,81",
+    "VAT 9% 2,83", "TAX 3,64"): one that equals the sum of the other distinct amounts."""
+    distinct = sorted({as_decimal(c) for c in pool if as_decimal(c) > 0})
+    if len(distinct) < 3:
+        return None
+    for value in distinct:
+        others = [v for v in distinct if v != value]
+        if _close(sum(others, Decimal(0)), value):
+            return next(c for c in pool if as_decimal(c) == value)
+    return None
 
 
 # VAT and sales-tax rates in use where our documents come from (percent); a rate printed beside

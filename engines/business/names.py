@@ -285,14 +285,18 @@ def party_name_parser(text: str) -> Parsed | None:
 
 
 def clean_person(text: str) -> str:
-    """A person's name without courtesy titles ("Mr", "Frau", "M.", "Dhr."), in canonical form."""
+    """A person's name without courtesy titles ("Mr", "Frau", "M.", "Dhr."), in canonical form,
+    an initial's full stop followed by a space (OCR drops it: "K.JOHNSON" is K. JOHNSON)."""
     text = text.strip(" ,;:-")
     for _ in range(3):
         stripped = _COURTESY.sub("", text, count=1)
         if stripped == text or not stripped.strip():
             break
         text = stripped
-    return canonical_name(text)
+    return canonical_name(_INITIAL_GLUED.sub(r"\1. ", text))
+
+
+_INITIAL_GLUED = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_])")
 
 
 # Words that are never a name on their own: articles and conjunctions of the six languages.

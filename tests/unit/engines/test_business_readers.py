@@ -665,6 +665,39 @@ def test_an_invoice_without_a_due_date_label_says_so_with_confidence() -> None:
     assert missed.value is None and missed.confidence == 0.0  # a label without a date: found nothing
 
 
+def test_a_receipt_tax_summary_gives_the_total_of_its_rates_lines() -> None:
+    """Each VAT rate's line and then their total under "TAX": the tax is the total, not the first
+    rate's line (tax included in prices, so no subtotal plus tax arithmetic settles it)."""
+    rows = [
+        (0.04, [(0.30, "QUERCIA FOODS")]),
+        (0.08, [(0.30, "22/03/26 19:56")]),
+        (0.30, [(0.10, "Dish Soap"), (0.70, "1,66 A")]),
+        (0.40, [(0.10, "TOTAL AMOUNT"), (0.70, "€ 38,97")]),
+        (0.44, [(0.10, "incl. VAT 21%"), (0.70, "0,81")]),
+        (0.46, [(0.10, "incl. VAT 9%"), (0.70, "2,83")]),
+        (0.48, [(0.10, "TAX"), (0.70, "3,64")]),
+    ]
+    tax = read_receipt([page(rows, source="ocr")]).fields["tax_amount"]
+    assert tax.value == "3.64"
+
+
+def test_a_receipt_tax_tied_between_two_amounts_is_a_guess() -> None:
+    rows = [
+        (0.04, [(0.30, "Corner Deli Ltd")]),
+        (0.30, [(0.10, "TOTAL"), (0.70, "24.00")]),
+        (0.34, [(0.10, "VAT 20%"), (0.70, "3.00")]),
+        (0.36, [(0.10, "VAT 5%"), (0.70, "0.30")]),
+    ]
+    sure = [
+        (0.04, [(0.30, "Corner Deli Ltd")]),
+        (0.30, [(0.10, "TOTAL"), (0.70, "24.00")]),
+        (0.34, [(0.10, "VAT 20%"), (0.70, "3.00")]),
+    ]
+    tied = read_receipt([page(rows, source="ocr")]).fields["tax_amount"]
+    single = read_receipt([page(sure, source="ocr")]).fields["tax_amount"]
+    assert tied.value is not None and tied.confidence < single.confidence
+
+
 def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None:
     rows = [
         (0.04, [(0.30, "Corner Deli Ltd")]),
@@ -687,6 +720,7 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("D Smith", "D SMITH"),  # an initial without its full stop is part of the name
         ("M Dubois", "M DUBOIS"),
         ("M. E. Evans", "M. E. EVANS"),  # initials, not Monsieur before an initial
+        ("K.Johnson", "K. JOHNSON"),  # an initial's space OCR dropped
     ],
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):

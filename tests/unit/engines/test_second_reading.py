@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.page_text import PageFrame
-from engines.second_reading import CHECK_NAME, confirm_fields, fold, merge_readings
+from engines.second_reading import CHECK_NAME, confirm_fields, fold, merge_readings, respell_unspellable
 from engines.types import FieldResult
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -33,7 +33,7 @@ def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, sec
 @pytest.mark.parametrize(
     ("first", "second"),
     [
-        ("TUNDE WEISSMILLER", "Tunde Weissmüller"),  # a different letter: no merge, whatever is right
+        ("TUNDE WEISSMILLER", "Tunde Weissmüller"),  # a different letter: no exact merge
         ("ANOUKVOS", ""),
         ("CAFE", "CAFÉ CAFE"),  # twice in the second reading: ambiguous
         ("SMITH", "SMIT"),
@@ -41,6 +41,22 @@ def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, sec
 )
 def test_disagreeing_or_ambiguous_readings_do_not_merge(first, second):
     assert merge_readings(first, second) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "respelled"),
+    [
+        ("TUNDE WEISSMILLER", "Tunde Weissmüller", "TUNDE WEISSMÜLLER"),  # Ü printed as I
+        ("STADTWERKE MIINSTER", "| Stadtwerke Münster", "STADTWERKE MÜNSTER"),  # Ü printed as II
+        ("MINCHEN", "München", "MÜNCHEN"),
+        ("DONIA LUCIA", "Doña Lucía", "DOÑA LUCÍA"),  # Ñ printed as NI
+        ("MILLER", "Miller", None),  # no accented letter explains a difference: nothing to respell
+        ("MILLER", "Mallor", None),  # a difference away from the accented letters
+        ("SMITH", "Smyth", None),
+    ],
+)
+def test_letters_pp_ocr_cannot_spell_take_the_second_readers_spelling(first, second, respelled):
+    assert respell_unspellable(first, second) == respelled
 
 
 def test_fold_spells_as_an_alphabet_without_accents():
