@@ -255,15 +255,15 @@ _COURTESY_WORDS = (
     "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "mevrouw", "heer",
 )  # fmt: skip
 # French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
-# they are a first name's initial. Before another initial ("M. E. Evans") they are initials too:
-# a title precedes a name, not a string of initials.
+# they are a first name's initial. They are initials too before another initial ("M. E. Evans")
+# or before a surname alone ("M. Patel"): the title comes before a given name and a surname.
 _COURTESY_INITIALS = ("m", "d")
 _COURTESY = re.compile(
     r"^(?:(?:"
     + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
     + r")(?:\.\s*|\s+|$)|(?:"
     + "|".join(_COURTESY_INITIALS)
-    + r")\.(?!\s*[^\W\d_]\.)\s*)",
+    + r")\.(?!\s*[^\W\d_]\.)\s*(?=$|\S+\s+\S))",
     re.IGNORECASE,
 )
 

@@ -721,6 +721,7 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("M Dubois", "M DUBOIS"),
         ("M. E. Evans", "M. E. EVANS"),  # initials, not Monsieur before an initial
         ("K.Johnson", "K. JOHNSON"),  # an initial's space OCR dropped
+        ("M. Patel", "M. PATEL"),  # before a surname alone: an initial, not Monsieur
     ],
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
