@@ -9,9 +9,10 @@ set aside*: then the letters are PP-OCR's (confirmed), the accents Tesseract's, 
 both readers' (a space either one saw; a missing space is a far commoner OCR error than an
 invented one). Agreement is also evidence: two different readers rarely make the same mistake, so
 an agreed value is marked ``valid`` (cross-checked), as a name the MRZ and the printed page agree
-on is, and the calibration learns what that is worth. Disagreement keeps PP-OCR's value, halves
-its raw confidence (a name Tesseract reads with an accent PP-OCR cannot spell is a likely case),
-and is listed for the reviewer.
+on is, and the calibration learns what that is worth. Where the readings differ only at letters
+Tesseract reads accented and PP-OCR printed as something else (Ü as "I": "MINCHEN"), Tesseract's
+spelling is taken, not marked cross-checked: PP-OCR's letters there are no evidence. Any other
+disagreement keeps PP-OCR's value, halves its raw confidence, and is listed for the reviewer.
 
 Tesseract runs in-process (``tesserocr``) with Debian's ``tesseract-ocr-script-latn`` model,
 about 8 ms a field. Where either is missing the engine runs without a second reading (and says so
@@ -142,7 +143,7 @@ def respell_unspellable(first: str, second: str) -> str | None:
     found: set[str] = set()
     for start in range(len(chars)):
         pattern = ""
-        for end in range(start, len(chars)):
+        for end in range(start, min(len(chars), start + len(target))):  # a letter stands for 1+
             char = chars[end]
             base = re.escape(fold(char))
             pattern += f"(?:{base}[IL]?|{_UNSPELLABLE_STAND_INS})" if fold(char) != char else base
