@@ -7,7 +7,8 @@ photos. Each is good where the other is weak, so the field's crop is read again 
 the two readings are *merged only when they agree letter for letter once accents and spaces are
 set aside*: then the letters are PP-OCR's (confirmed), the accents Tesseract's, and the spaces
 both readers' (a space either one saw; a missing space is a far commoner OCR error than an
-invented one). Agreement is also evidence: two different readers rarely make the same mistake, so
+invented one), except where Tesseract reads a lower-case letter running into a capital
+("MistralNet"): the capital's wider gap is what the word-space restorer took for a space. Agreement is also evidence: two different readers rarely make the same mistake, so
 an agreed value is marked ``valid`` (cross-checked), as a name the MRZ and the printed page agree
 on is, and the calibration learns what that is worth. Where the readings differ only at letters
 Tesseract reads accented and PP-OCR printed as something else (Ü as "I": "MINCHEN"), Tesseract's
@@ -86,24 +87,25 @@ def merge_readings(first: str, second: str) -> str | None:
     target = fold(first).replace(" ", "")
     if not target:
         return None
-    second = " ".join(second.upper().split())
-    # each of second's non-space characters, its folded spelling, and whether a space precedes it
-    chars: list[tuple[str, str, bool]] = []
+    # each of second's non-space characters (upper case), its folded spelling, whether a space
+    # precedes it, and whether Tesseract read it in lower case
+    chars: list[tuple[str, str, bool, bool]] = []
     space_before = False
-    for char in second:
-        if char == " ":
+    for original in " ".join(second.split()):
+        if original == " ":
             space_before = True
             continue
-        chars.append((char, fold(char), space_before))
-        space_before = False
-    folded = "".join(f for _, f, _ in chars)
+        for char in original.upper():  # "ß" is two letters in upper case
+            chars.append((char, fold(char), space_before, original.islower()))
+            space_before = False
+    folded = "".join(f for _, f, _, _ in chars)
     start = folded.find(target)
     if start < 0 or folded.find(target, start + 1) >= 0:
         return None
     # the window must begin and end on whole characters of ``second``
     position, first_index = 0, None
     last_index = None
-    for index, (_, spelling, _) in enumerate(chars):
+    for index, (_, spelling, _, _) in enumerate(chars):
         if position == start:
             first_index = index
         position += len(spelling)
@@ -116,12 +118,21 @@ def merge_readings(first: str, second: str) -> str | None:
     first_spaces = _space_positions(first)
     merged: list[str] = []
     letters_seen = 0
-    for offset, (char, spelling, spaced) in enumerate(window):
-        if offset and (spaced or letters_seen in first_spaces):
+    for offset, (char, spelling, spaced, _) in enumerate(window):
+        if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
             merged.append(" ")
         merged.append(char)
         letters_seen += len(spelling)
     return "".join(merged)
+
+
+def _camel_case_joint(window: list[tuple[str, str, bool, bool]], offset: int) -> bool:
+    """Does Tesseract read a lower-case letter followed by a capital there, with no space
+    ("MistralNet")? A capital's side bearing widens the gap before it, and the word-space
+    restorer of PP-OCR's reading takes that for a space; Tesseract, which spaces words itself,
+    saw one word."""
+    previous, current = window[offset - 1], window[offset]
+    return previous[3] and previous[0].isalpha() and current[0].isalpha() and not current[3]
 
 
 # What PP-OCR prints for a letter its alphabet lacks besides the bare letter: the diaeresis and

@@ -24,6 +24,8 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         ("WEISSMULLER", "Weißmüller", "WEISSMÜLLER"),  # ß is SS in upper case
         ("CAFETERIA MUNOZ", "| CAFETERÍA MUÑOZ", "CAFETERÍA MUÑOZ"),
         ("16-5900 W RIVER ST", "16-5900 W RIVER ST", "16-5900 W RIVER ST"),
+        ("MISTRAL NET", "MistralNet", "MISTRALNET"),  # the gap before a camel-case capital
+        ("MISTRAL NET", "Mistral Net", "MISTRAL NET"),
     ],
 )
 def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
