@@ -8,7 +8,7 @@ cues (a receipt is a narrow strip). Scores become probabilities through a softma
 temperature was chosen so that a document with two or three strong cues reaches ~0.95.
 
 Phrases are matched on word boundaries, so "TVA" does not fire inside "TVAL" and "gas" not inside
-"vegas", in folded text (lower case, accents dropped) on both sides: PP-OCR's alphabet has no
+"vegas", in folded text (lower case, accents dropped, "ß" as "ss") on both sides: PP-OCR's alphabet has no
 accented letters, so a page photographed reads "Falligkeit", "recu", "Zahlerstand", and a cue
 spelled with its accent would only ever match a digital PDF's text layer.
 """
@@ -506,11 +506,16 @@ _OTHER_PRIOR = 2.5  # the score "other" gets: a type must beat this to be claime
 _TEMPERATURE = 1.6
 
 
+def _fold(text: str) -> str:
+    """Lower case without accents, "ß" as "ss" (what an OCR reading of "STRASSE" gives)."""
+    return fold(text).replace("ß", "ss")
+
+
 def _folded_cues(cues: tuple[tuple[str, float], ...]) -> dict[str, float]:
     """Cues by folded phrase; a phrase listed with and without its accents keeps its larger weight."""
     folded: dict[str, float] = {}
     for phrase, weight in cues:
-        key = fold(phrase)
+        key = _fold(phrase)
         folded[key] = max(weight, folded.get(key, 0.0))
     return folded
 
@@ -539,7 +544,7 @@ class Classification:
 
 def classify_text(pages: Sequence[PageText]) -> Classification:
     """Probabilities over the §3.2 types for pages without machine-readable identity evidence."""
-    text = fold("\n".join(page.text for page in pages))
+    text = _fold("\n".join(page.text for page in pages))
     squashed = re.sub(r"\s+", "", text)
     scores = {doc_type: _score(text, doc_type, squashed) for doc_type in _PHRASES}
     scores["other"] = _OTHER_PRIOR

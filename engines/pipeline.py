@@ -312,7 +312,12 @@ def _result_from_mrz(
         for name, f in reading.fields.items()
     }
     failed = reading.parse.failed_checks
-    guessed = sorted(n for n, f in reading.fields.items() if f.valid is False and n not in failed)
+    # fields whose check digit passed only after a repair it could not tell from another
+    guessed = sorted(
+        n
+        for n in reading.repair.ambiguous
+        if n in reading.fields and reading.fields[n].valid is False and n not in failed
+    )
     detail = "; ".join(
         part
         for part in (

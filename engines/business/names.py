@@ -267,6 +267,9 @@ _COURTESY = re.compile(
     re.IGNORECASE,
 )
 
+# An initial's full stop with the next word glued to it ("K.JOHNSON").
+_INITIAL_GLUED = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_])")
+
 
 def is_courtesy_title(text: str) -> bool:
     """A line that is a courtesy title alone: DIN 5008 puts "Herrn" or "Frau" on its own line
@@ -294,9 +297,6 @@ def clean_person(text: str) -> str:
             break
         text = stripped
     return canonical_name(_INITIAL_GLUED.sub(r"\1. ", text))
-
-
-_INITIAL_GLUED = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_])")
 
 
 # Words that are never a name on their own: articles and conjunctions of the six languages.

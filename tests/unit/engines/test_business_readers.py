@@ -688,13 +688,8 @@ def test_a_receipt_tax_tied_between_two_amounts_is_a_guess() -> None:
         (0.34, [(0.10, "VAT 20%"), (0.70, "3.00")]),
         (0.36, [(0.10, "VAT 5%"), (0.70, "0.30")]),
     ]
-    sure = [
-        (0.04, [(0.30, "Corner Deli Ltd")]),
-        (0.30, [(0.10, "TOTAL"), (0.70, "24.00")]),
-        (0.34, [(0.10, "VAT 20%"), (0.70, "3.00")]),
-    ]
     tied = read_receipt([page(rows, source="ocr")]).fields["tax_amount"]
-    single = read_receipt([page(sure, source="ocr")]).fields["tax_amount"]
+    single = read_receipt([page(rows[:3], source="ocr")]).fields["tax_amount"]
     assert tied.value is not None and tied.confidence < single.confidence
 
 

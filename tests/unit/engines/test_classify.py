@@ -159,3 +159,13 @@ def test_cues_spelled_with_accents_match_an_ocr_reading_without_them() -> None:
 )
 def test_bills_for_a_home_are_proof_of_address(lines: tuple[str, ...]) -> None:
     assert classify_text([_page(*lines)]).document_type == "proof_of_address"
+
+
+def test_an_eszett_cue_matches_its_ocr_reading_in_double_s() -> None:
+    """ "Straßenreinigung" upper-cased by the printer and read by OCR is "STRASSENREINIGUNG"."""
+    lines = ("Stadt Bremen", "Bescheid", "SABINE WOLF", "Zu zahlender Betrag: EUR 2.878,92")
+    without = classify_text([_page(*lines)]).probabilities["proof_of_address"]
+    with_cue = classify_text([_page(*lines, "ABFALL UND STRASSENREINIGUNG")]).probabilities[
+        "proof_of_address"
+    ]
+    assert with_cue > without
