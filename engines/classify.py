@@ -48,6 +48,21 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("tendered", 3),
         ("amount tendered", 3),
         ("thank you", 1.5),
+        ("thankyou", 1.5),
+        ("come again", 2),
+        ("cash bill", 3),
+        ("cash sales", 2),
+        ("cash inv", 2),
+        ("simplified tax invoice", 3),
+        ("payment mode", 2),
+        ("nett total", 1),
+        ("inclusive of gst", 1.5),
+        ("price inclusive", 1.5),
+        ("goods sold are not returnable", 3),
+        ("not returnable", 2),
+        ("no refund", 2),
+        ("served by", 2),
+        ("counter", 1),
         ("thank you for shopping", 3),
         ("thanks for your visit", 2),
         ("please come again", 3),
@@ -549,6 +564,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
     scores = {doc_type: _score(text, doc_type, squashed) for doc_type in _PHRASES}
     scores["other"] = _OTHER_PRIOR
     _layout_cues(pages, text, scores)
+    _transaction_cues(text, scores)
     return _softmax(scores)
 
 
@@ -571,6 +587,31 @@ def _score(text: str, doc_type: str, squashed: str) -> float:
         if hits:
             total += weight * (1.0 + 0.15 * min(hits - 1, 3))
     return total
+
+
+# Money that changed hands at the counter (a receipt) against money asked for later (an invoice):
+# a receipt says how it was paid; an invoice names whom it bills and when payment falls due.
+_PAID = re.compile(
+    r"(?<![\w])(cash|change|tendered|card payment|visa|mastercard|maestro|contactless|auth code|"
+    r"ruckgeld|bar|girocard|ec-karte|kartenzahlung|especes|rendu|efectivo|cambio|contanti|resto|"
+    r"bancomat|contant|wisselgeld|pin)(?![\w])"
+)
+_BILLED = re.compile(
+    r"(?<![\w])(bill to|billed to|sold to|ship to|customer|due date|payment terms|remit to|please pay|"
+    r"bank details|iban|rechnungsempfanger|kunde|faellig|fallig|zahlungsziel|facture a|echeance|client|"
+    r"facturar a|vencimiento|cliente|scadenza|intestatario|vervaldatum|klant|destinataire)(?![\w])"
+)
+_TIME_OF_DAY = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])")
+
+
+def _transaction_cues(text: str, scores: dict[str, float]) -> None:
+    """A document that says how it was paid and bills nobody is a receipt, whatever it calls
+    itself: Malaysian and Singaporean tills print "TAX INVOICE" and "Invoice #" on every
+    receipt. A time of day beside the date is a till's habit too; invoices print dates only."""
+    if _PAID.search(text) and not _BILLED.search(text):
+        scores["receipt"] += 1.5
+    if _TIME_OF_DAY.search(text):
+        scores["receipt"] += 1.0
 
 
 def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:

@@ -7,9 +7,12 @@ content and engine version, so fitting calibration and evaluating it on the same
 one pass, and re-running a report after a calibration change costs seconds.
 
 Values are compared exactly (the canonical formats of ARCHITECTURE §3.1 leave nothing to
-normalise). A field in the truth that the engine did not return counts as wrong; a value the
-engine returned for a field the truth does not have counts as wrong too (for calibration: it was
-confidently claimed and is not there).
+normalise), except that an amount labelled with its currency ("RM 9.00", as SROIE's labels
+print it) is compared as the decimal it states. A field in the truth that the engine did not
+return counts as wrong; a value the engine returned for a field the truth does not have counts as
+wrong too (for calibration: it was confidently claimed and is not there), unless the folder is
+labelled only in part (``partial_labels``: real documents whose labels name a few fields, such as
+SROIE's merchant, date and total), where only the labelled fields are scored.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,7 @@ from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
 from apps.extraction.validation import validate_result
 from engines.types import EngineError, EngineResult
+from engines.validators import parse_amount
 from workers.preprocessing import PageLimits, prepare_pages
 
 BINS = 10
@@ -49,6 +54,10 @@ class Sample:
     error_code: str | None
     seconds: float
     pages: int
+    partial_labels: bool = False  # only the fields in ``truth_fields`` are labelled
+
+    def is_scored(self, name: str) -> bool:
+        return not self.partial_labels or name in self.truth_fields
 
 
 @dataclass(frozen=True)
@@ -133,12 +142,14 @@ def run_engine(
     *,
     cache_dir: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    partial_labels: bool = False,
 ) -> list[Sample]:
     """Read every labelled document of ``folders`` (cached by content and engine version)."""
     work = [(folder, name, spec) for folder in folders for name, spec in sorted(load_truth(folder).items())]
     samples = []
     for index, (folder, name, spec) in enumerate(work, start=1):
-        samples.append(_read_one(folder / name, spec, reader, cache_dir))
+        sample = _read_one(folder / name, spec, reader, cache_dir)
+        samples.append(replace(sample, partial_labels=partial_labels))
         if progress is not None:
             progress(index, len(work))
     return samples
@@ -146,7 +157,7 @@ def run_engine(
 
 def _read_one(path: Path, spec: dict[str, Any], reader: DocumentReader, cache_dir: Path | None) -> Sample:
     content = path.read_bytes()
-    fields = {k: v for k, v in spec.get("fields", {}).items() if v is not None}
+    fields = {k: _canonical_truth(k, v) for k, v in spec.get("fields", {}).items() if v is not None}
     key = hashlib.sha256(content).hexdigest()
     cached = _cache_get(cache_dir, key)
     if cached is not None:
@@ -178,6 +189,19 @@ def _read_one(path: Path, spec: dict[str, Any], reader: DocumentReader, cache_di
     seconds = time.perf_counter() - started
     _cache_put(cache_dir, key, result, error, seconds, pages)
     return Sample(path.name, spec["document_type"], fields, result, error, seconds, pages)
+
+
+_AMOUNT_FIELDS = frozenset({"subtotal", "tax_amount", "total_amount"})
+_CANONICAL_AMOUNT = re.compile(r"-?\d+\.\d{2}")
+
+
+def _canonical_truth(name: str, value: str) -> str:
+    """A label in the §3.1 form: an amount printed with its currency ("RM41.45") as its decimal."""
+    if name in _AMOUNT_FIELDS and not _CANONICAL_AMOUNT.fullmatch(value):
+        amount = parse_amount(value)
+        if amount is not None:
+            return f"{amount:.2f}"
+    return value
 
 
 def _cache_file(cache_dir: Path, key: str) -> Path:
@@ -227,6 +251,8 @@ def calibration_examples(samples: Iterable[Sample]) -> list[Example]:
             continue
         # labelled with the evidence the runtime calibrates on: ``valid`` as validation settles it
         for name, f in validate_result(sample.result).fields.items():
+            if not sample.is_scored(name):
+                continue
             # a field found empty is right when the document has no such value
             correct = sample.truth_fields.get(name) == f.value
             examples.append(
@@ -280,6 +306,8 @@ def score(
             report.field_total[(sample.truth_type, name)] += 1
             report.field_right[(sample.truth_type, name)] += right
         for name, f in predicted.fields.items():
+            if not sample.is_scored(name):
+                continue
             right = sample.truth_fields.get(name) == f.value  # an empty field is right if truth has none
             report.outcomes.append(FieldOutcome(sample.truth_type, name, assessment.confidences[name], right))
         if assessment.decision.outcome == "auto_approved":

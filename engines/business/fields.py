@@ -416,8 +416,10 @@ def code_parser(text: str) -> Parsed | None:
     if match is None or match.start() - offset > 2:
         return None
     token = match.group().rstrip("._-/")
-    if len(token) < 2 or find_dates(token, prefer="dmy"):
-        return None
+    if len(token) < 2 or any(
+        d.start <= match.start() - offset < d.end for d in find_dates(text[offset:], prefer="dmy")
+    ):
+        return None  # a date, or the start of one ("21.Juni 2022"), is no identifier
     return Parsed(token, token, match.start(), match.start() + len(token))
 
 

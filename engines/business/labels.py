@@ -189,6 +189,9 @@ TITLES = (
     "releve de compte", "extracto", "extracto bancario", "estratto conto", "rekeningafschrift",
     "utility bill", "bill", "cash bill", "simplified tax invoice", "official receipt", "sales invoice",
     "sales receipt", "commercial invoice", "proforma invoice", "credit note", "invoice receipt",
+    "factura simplificada", "ticket de caisse", "ticket de compra", "documento commerciale",
+    "scontrino fiscale", "kassenbeleg", "bon de caisse", "cash sale", "cash sales", "tax receipt",
+    "sales slip", "till receipt",
 )  # fmt: skip
 
 _CHAR_CLASSES = {"i": "[il1!|]", "l": "[li1|]", "o": "[o0]", "'": "['\u2019` ]?", " ": ""}
@@ -274,11 +277,33 @@ def label_hits(line: Line) -> list[LabelHit]:
 
 
 _TITLES_GLUED = frozenset(title.replace(" ", "") for title in TITLES)
+# Words a title may open with: a possessive addressed to the reader ("Your bill", "Ihre Rechnung",
+# "Votre facture") and the period a bill covers ("Monthly statement"). They never make a name of
+# a title, and a title with them stands where an issuer's name stands on many bills.
+_TITLE_OPENERS = frozenset((
+    "your", "my", "the", "a", "ihre", "ihr", "deine", "dein", "meine", "votre", "vos", "ta", "su",
+    "sus", "tu", "la", "le", "il", "uw", "je", "de", "vostra", "tua",
+    "monthly", "quarterly", "annual", "yearly", "final", "interim", "electronic", "online", "e",
+    "monatliche", "monatlicher", "mensuel", "mensuelle", "mensual", "mensile", "maandelijkse",
+))  # fmt: skip
 
 
 def is_title(text: str) -> bool:
-    """True for a document title alone on its line ("TAX INVOICE", "Rechnung", OCR's "TAXINVOICE")."""
+    """True for a document title alone on its line ("TAX INVOICE", "Rechnung", OCR's "TAXINVOICE",
+    "Your bill", "Votre facture", "Monthly statement")."""
     if re.search(r"[#°º\d]", text):
         return False  # "Invoice #", "Facture n°": a caption, not the title
-    folded = re.sub(r"[^a-z ]", " ", fold(text))
-    return " ".join(folded.split()) in TITLES or folded.replace(" ", "") in _TITLES_GLUED
+    words = re.sub(r"[^a-z ]", " ", fold(text)).split()
+    while len(words) > 1 and words[0] in _TITLE_OPENERS:
+        words = words[1:]
+    return " ".join(words) in TITLES or "".join(words) in _TITLES_GLUED
+
+
+def without_trailing_title(text: str) -> str:
+    """A name line without the document title OCR read into it from the same row
+    ("Supermercado Nordlicht FACTURA SIMPLIFICADA"); the text itself when nothing else is left."""
+    words = text.split()
+    for cut in range(len(words) - 1, 0, -1):
+        if is_title(" ".join(words[cut:])):
+            return " ".join(words[:cut])
+    return text

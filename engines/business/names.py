@@ -10,13 +10,17 @@ import re
 from collections.abc import Callable, Sequence
 
 from engines.business.fields import Candidate, PageIndex, Parsed, repair_eszett, text_parser
-from engines.business.labels import is_title
+from engines.business.labels import is_title, without_trailing_title
 from engines.layout import Line
 from engines.types import FieldResult
 from engines.validators import find_amounts, find_dates
 
+# A phone label counts only as a caption (followed by ":" or a number): "Levante Mobile" and
+# "Orion Telecom" are names.
 _PHONE = re.compile(
-    r"\b(tel|phone|fax|mobile|hp|tlf|telefon|telefono|telephone|whatsapp)\b|\+?\d[\d\s()\-]{7,}\d", re.I
+    r"\b(tel|phone|fax|mobile|hp|tlf|telefon|telefono|telephone|whatsapp)\b(?=\s*(?:no\b|nr\b)?\s*[:.#]|\s*\+?\(?\d)"
+    r"|\+?\d[\d\s()\-]{7,}\d",
+    re.I,
 )
 _REGISTRATION = re.compile(
     r"\b(reg|registration|gst|sst|vat|tax\s*id|company\s*no|co\.?\s*no|roc|abn|ust|siret|siren|rcs|nif|cif|"
@@ -55,6 +59,19 @@ def looks_like_street(text: str) -> bool:
         r"(strasse|straße|str\.|weg|straat|laan|plein)\b", folded, re.I
     )
     return bool(word) and has_number
+
+
+_PAGE_NUMBER = re.compile(
+    r"^\W*(page|seite|blatt|pagina|página|pag\.?|pág\.?|blad|feuille|hoja|foglio)\s*\d+"
+    r"(\s*(of|von|de|di|sur|van|/)\s*\d+)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def looks_like_page_number(text: str) -> bool:
+    """A page's running number ("Page 1 of 3", "Seite 2/4", "Página 1 de 2"): printed in the top
+    corner of statements, where the issuer's name is looked for."""
+    return bool(_PAGE_NUMBER.match(text.strip()))
 
 
 def looks_like_date_or_time(text: str) -> bool:
@@ -148,6 +165,7 @@ def is_header_noise(line: Line) -> bool:
         or looks_like_street(text)
         or bool(_POSTAL_LINE.search(text))
         or looks_like_date_or_time(text)
+        or looks_like_page_number(text)
         or is_title(text)
         or bool(_BOILERPLATE.search(text))
         or any(a.decimals == 2 for a in amounts)
@@ -172,6 +190,8 @@ def organisation_at_top(
     pool: list[Line] = []
     for line in lines[:max_lines]:
         text = line.text
+        if sum(c.isalnum() for c in text) < 2:
+            continue  # a logo's letter ("A" in a circle) is neither a name nor a label ("a": "to")
         hits = index.hits[id(line)]
         if pool and (is_title(text) or looks_like_date_or_time(text)):
             break
@@ -227,7 +247,7 @@ def organisation_at_top(
             )
         ):
             parts.append(following)
-    text = " ".join(part.text for part in parts)
+    text = without_trailing_title(" ".join(part.text for part in parts))
     first, last = parts[0], parts[-1]
     bbox = (min(p.x0 for p in parts), first.y0, max(p.x1 for p in parts), last.y1)
     cand_line = Line(text=text, score=min(p.score for p in parts), bbox=bbox, page=first.page)

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
-from engines.business.fields import ABSENT_LABEL_CONFIDENCE
+from engines.business.fields import ABSENT_LABEL_CONFIDENCE, code_parser
 from engines.business.names import clean_person
 from engines.business.places import parse_city_line
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
@@ -314,6 +314,43 @@ def test_bill_addressee_block_in_each_countrys_format(lines: list[str], expected
     assert (
         got["issuer_name"] == "STADTWERKE NORDHAFEN GMBH"
     )  # the issuer's own address is not the addressee's
+
+
+@pytest.mark.parametrize("title", ["YOUR BILL", "Ihre Rechnung", "Votre facture", "Monthly statement"])
+def test_a_title_addressed_to_the_reader_is_not_the_issuer(title: str) -> None:
+    """A telecom bill prints "YOUR BILL" top right, on the row of the issuer's logo and name."""
+    rows: list[Row] = [
+        (0.04, [(0.06, "L"), (0.14, "Levante Mobile"), (0.80, title)]),
+        (0.08, [(0.06, "An der Mühlbach 10")]),
+        (0.10, [(0.06, "28114 Bremen")]),
+        (0.16, [(0.08, "NAME"), (0.52, "INVOICE DATE")]),
+        (0.18, [(0.08, "Jonas Weber"), (0.52, "16 July 2023")]),
+        (0.20, [(0.08, "Sonnenplatz 136")]),
+        (0.22, [(0.08, "30782 Hannover")]),
+        (0.30, [(0.50, "TOTAL AMOUNT DUE"), (0.80, "60,02 EUR")]),
+    ]
+    got = values(read_proof_of_address([page(rows)]))
+    assert got["issuer_name"] == "LEVANTE MOBILE"
+    assert got["full_name"] == "JONAS WEBER"
+
+
+def test_a_page_number_in_the_top_corner_is_not_the_issuer() -> None:
+    rows: list[Row] = [
+        (0.02, [(0.80, "Page 1 of 3")]),
+        (0.06, [(0.06, "A"), (0.12, "Altamira Bank")]),
+        (0.16, [(0.50, "Date"), (0.65, "31 December 2025")]),
+        (0.18, [(0.08, "MRS CHLOE ROBERTS"), (0.50, "IBAN"), (0.65, "FR76 6330 3414 5248 1172 9567 209")]),
+        (
+            0.20,
+            [(0.08, "125 TER RUE LAFAYETTE"), (0.50, "For the period"), (0.65, "01/12/2025 to 31/12/2025")],
+        ),
+        (0.22, [(0.08, "44100 NANTES")]),
+        (0.30, [(0.06, "Account statement")]),
+        (0.34, [(0.06, "01/12/2025"), (0.20, "Opening balance"), (0.85, "743,26")]),
+    ]
+    got = values(read_bank_statement([page(rows)]))
+    assert got["issuer_name"] == "ALTAMIRA BANK"
+    assert got["full_name"] == "CHLOE ROBERTS"
 
 
 def test_a_street_that_ocr_split_at_a_wide_gap_is_read_whole() -> None:
@@ -766,3 +803,29 @@ def test_a_letters_salutation_and_its_opening_sentence_are_not_the_customer() ->
         (0.30, [(0.60, "Total"), (0.80, "EUR 1,200.00")]),
     ]
     assert read_invoice([page(letter)]).fields["customer_name"].value is None  # none is printed
+
+
+@pytest.mark.parametrize("text", ["21.Juni 2022", "21. Juni 2022", "12.03.2024", ": 03/04/2026"])
+def test_a_date_is_never_read_as_an_invoice_number(text: str) -> None:
+    """A photographed German invoice put its "DATUM" box's "21.Juni 2022" next to the number's
+    label; the date's day is no identifier."""
+    assert code_parser(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "number"), [("9724/2022", "9724/2022"), ("No. RE-2026-0042", "RE-2026-0042")]
+)
+def test_an_invoice_number_with_a_year_in_it_is_kept(text: str, number: str) -> None:
+    parsed = code_parser(text)
+    assert parsed is not None and parsed.value == number
+
+
+@pytest.mark.parametrize("title", ["FACTURA SIMPLIFICADA", "Ticket de caisse", "Documento commerciale"])
+def test_a_receipts_own_title_under_the_merchant_is_not_part_of_its_name(title: str) -> None:
+    rows = [(0.05, [(0.30, "Supermercado Nordlicht")]), (0.07, [(0.30, title)]), *RECEIPT_BODY[1:]]
+    assert read_receipt([page(rows, source="ocr")]).fields["merchant_name"].value == "SUPERMERCADO NORDLICHT"
+
+
+def test_a_title_ocr_read_into_the_merchants_line_is_cut_off() -> None:
+    rows = [(0.05, [(0.30, "Supermercado Nordlicht FACTURA SIMPLIFICADA")]), *RECEIPT_BODY[1:]]
+    assert read_receipt([page(rows, source="ocr")]).fields["merchant_name"].value == "SUPERMERCADO NORDLICHT"

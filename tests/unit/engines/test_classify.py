@@ -169,3 +169,35 @@ def test_an_eszett_cue_matches_its_ocr_reading_in_double_s() -> None:
         "proof_of_address"
     ]
     assert with_cue > without
+
+
+def test_a_till_receipt_calling_itself_a_tax_invoice_is_a_receipt() -> None:
+    """Malaysian tills print "TAX INVOICE" and "Invoice #" on every receipt (SROIE); the receipt
+    says how it was paid and at what time, and bills nobody."""
+    page = _page(
+        "UNIHAKKA INTERNATIONAL SDN BHD",
+        "27 Mar 2018 18:46",
+        "TAX INVOICE",
+        "Invoice #: OR18032702170334",
+        "Fried Noodle (S) $2.00",
+        "Total Amount: $6.90",
+        "GST @6%: $0.39",
+        "CASH $6.90",
+        "Change $0.00",
+    )
+    result = classify_text([page])
+    assert result.document_type == "receipt", result.probabilities
+
+
+def test_an_invoice_that_bills_a_customer_stays_an_invoice_though_paid_in_cash() -> None:
+    page = _page(
+        "Blue River Supply Inc.",
+        "TAX INVOICE",
+        "Invoice #: 10442",
+        "Date: 03/04/2026",
+        "Bill To: Acme Plumbing LLC",
+        "Due Date: 04/03/2026",
+        "Payment terms: cash on delivery",
+        "Total $1,284.00",
+    )
+    assert classify_text([page]).document_type == "invoice"

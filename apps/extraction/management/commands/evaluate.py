@@ -37,6 +37,11 @@ class Command(BaseCommand):
         parser.add_argument("--cache", type=Path, default=Path("var/eval-cache"), help="engine output cache")
         parser.add_argument("--no-cache", action="store_true")
         parser.add_argument(
+            "--partial-labels",
+            action="store_true",
+            help="score only the fields each truth entry names (real documents labelled in part)",
+        )
+        parser.add_argument(
             "--json", dest="json_out", type=Path, default=None, help="also write the numbers as JSON"
         )
 
@@ -55,6 +60,7 @@ class Command(BaseCommand):
                 reader_for(options["engine"]),
                 cache_dir=None if options["no_cache"] else options["cache"],
                 progress=_progress,
+                partial_labels=options["partial_labels"],
             )
         except TritonUnavailableError as exc:
             raise CommandError(
@@ -81,6 +87,7 @@ def _progress(done: int, total: int) -> None:
 def summary(report: Report) -> dict[str, Any]:
     return {
         "documents": report.documents,
+        "fields_scored": len(report.outcomes),
         "field_accuracy": round(report.field_accuracy, 4),
         "type_accuracy": round(report.type_accuracy, 4),
         "expected_calibration_error": round(report.expected_calibration_error, 4),
