@@ -11,6 +11,7 @@ supply address); the addressee's block is the one headed by a person rather than
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -224,7 +225,7 @@ def _assemble(
         has_title = clean_person(name_text) != canonical_name(name_text)
         company = bool(LEGAL_SUFFIX.search(name_text))
         score += 1.0 + (1.5 if has_title else 0.0) - (2.5 if company else 0.0)
-        if issuer and canonical_name(name_text) == issuer:
+        if issuer and _same_organisation(canonical_name(name_text), issuer):
             score -= 3.0
         above = _above(index, name_line)
         if above is not None and any(
@@ -234,6 +235,15 @@ def _assemble(
     if city.line.y0 < 0.5:
         score += 0.5
     return AddressBlock(name_line, name_text, street_line, street_text, street_bbox, city, score)
+
+
+def _same_organisation(name: str, issuer: str) -> bool:
+    """The issuer's name as its footer or return-address line prints it, in type small enough
+    that OCR drops letters ("RIVERIDE WATER SERVIS" for RIVERSIDE WATER SERVICES)."""
+    if name == issuer:
+        return True
+    squashed, target = name.replace(" ", ""), issuer.replace(" ", "")
+    return len(target) >= 8 and SequenceMatcher(None, squashed, target).ratio() >= 0.85
 
 
 def _house_number_spaced(street: str) -> str:

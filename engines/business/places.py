@@ -64,7 +64,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>[A-Z][\dO][A-Z]\s?[\dO][A-Z][\dO])$"
         ),
     ),
-    ("GB", re.compile(rf"^{_CITY}(?:\s*,\s*|\s+){_UK_POSTCODE}$")),
+    # OCR glues "OxfordOX13YP" too: a lower-case letter before the postcode's capitals divides them.
+    ("GB", re.compile(rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z])){_UK_POSTCODE}$")),
     ("GB", re.compile(rf"^{_UK_POSTCODE}$")),
     ("NL", re.compile(rf"^(?P<postal>[1-9]\d{{3}}\s?[A-Z]{{2}})(?![a-z])(?![A-Z]{{2}})\s*{_CITY}$")),
     (

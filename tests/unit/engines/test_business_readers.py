@@ -829,3 +829,27 @@ def test_a_receipts_own_title_under_the_merchant_is_not_part_of_its_name(title: 
 def test_a_title_ocr_read_into_the_merchants_line_is_cut_off() -> None:
     rows = [(0.05, [(0.30, "Supermercado Nordlicht FACTURA SIMPLIFICADA")]), *RECEIPT_BODY[1:]]
     assert read_receipt([page(rows, source="ocr")]).fields["merchant_name"].value == "SUPERMERCADO NORDLICHT"
+
+
+def test_the_addressee_wins_over_the_issuers_footer_address_ocr_misspelled() -> None:
+    """A photographed water bill: OCR glued the addressee's "Oxford OX1 3YP" and dropped letters
+    of the issuer's name in its small footer; the footer's address is still the issuer's."""
+    rows: list[Row] = [
+        (0.04, [(0.18, "Riverside Water Services")]),
+        (0.10, [(0.18, "Ms. Amelia Evans"), (0.55, "Invoice date:"), (0.66, "2023-12-22")]),
+        (0.12, [(0.18, "33Chapel Way"), (0.55, "Acct no."), (0.66, "7000112511")]),
+        (0.14, [(0.18, "OxfordOX13YP")]),
+        (0.24, [(0.18, "WATER BILL")]),
+        (0.28, [(0.20, "Total to pay:"), (0.70, "2,390.09")]),
+        (0.86, [(0.12, "Riveride Water Servis")]),
+        (0.88, [(0.12, "81 Queen Gardes")]),
+        (0.90, [(0.12, "GLASGOW")]),
+        (0.92, [(0.12, "G16 7NB")]),
+    ]
+    got = values(read_proof_of_address([page(rows, source="ocr")]))
+    assert (got["full_name"], got["address_city"], got["address_postal_code"]) == (
+        "AMELIA EVANS",
+        "OXFORD",
+        "OX1 3YP",
+    )
+    assert got["issuer_name"] == "RIVERSIDE WATER SERVICES"
