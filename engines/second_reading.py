@@ -116,14 +116,40 @@ def merge_readings(first: str, second: str) -> str | None:
         return None
     window = chars[first_index : last_index + 1]
     first_spaces = _space_positions(first)
+    # where a space goes, counted in folded letters; then Tesseract's own spaces that would
+    # letter-space one of PP-OCR's words are dropped again
+    spaces: set[int] = set()
+    letters_seen = 0
+    for offset, (_, spelling, spaced, _) in enumerate(window):
+        if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
+            spaces.add(letters_seen)
+        letters_seen += len(spelling)
+    spaces -= _letter_spacing(spaces - first_spaces, first_spaces, letters_seen)
     merged: list[str] = []
     letters_seen = 0
-    for offset, (char, spelling, spaced, _) in enumerate(window):
-        if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
+    for offset, (char, spelling, _, _) in enumerate(window):
+        if offset and letters_seen in spaces:
             merged.append(" ")
         merged.append(char)
         letters_seen += len(spelling)
     return "".join(merged)
+
+
+def _letter_spacing(extra: set[int], first_spaces: set[int], length: int) -> set[int]:
+    """Tesseract's spaces inside one of PP-OCR's words that cut it in three or more pieces or
+    leave a letter alone at its end ("RESTAURANT" read "RES TAURAN T" off a tracked-out heading):
+    the gaps of wide letter spacing, not word spaces. Two pieces stay ("DUSSELDORFEG" is
+    DÜSSELDORF EG), and so does an initial in front ("ASMITH" is A SMITH)."""
+    bounds = [0, *sorted(first_spaces), length]
+    dropped: set[int] = set()
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        inside = sorted(p for p in extra if start < p < end)
+        if not inside:
+            continue
+        cuts = [start, *inside, end]
+        if len(inside) >= 2 or cuts[-1] - cuts[-2] == 1:
+            dropped.update(inside)
+    return dropped
 
 
 def _camel_case_joint(window: list[tuple[str, str, bool, bool]], offset: int) -> bool:

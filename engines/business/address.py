@@ -33,6 +33,7 @@ from engines.business.labels import (
 from engines.business.money import date_preference, document_currency
 from engines.business.names import (
     LEGAL_SUFFIX,
+    attention_prefix,
     canonical_name,
     clean_person,
     looks_like_name,
@@ -208,6 +209,13 @@ def _assemble(
     if name_line is not None:
         label_end = _label_end(index, name_line)
         candidate = name_line.text[label_end:].strip(" :")
+        further = _above(index, name_line)
+        if attention_prefix(candidate) and further is not None and looks_like_name(further.text):
+            # "z. Hd. Dieter Braun" under the company: the company is the addressee
+            name_line, candidate = further, further.text[_label_end(index, further) :].strip(" :")
+            label_end = 0
+        elif attention_prefix(candidate):
+            candidate = candidate[attention_prefix(candidate) :]
         if not candidate or is_title(candidate) or looks_like_web(candidate) or looks_like_phone(candidate):
             name_line = None
         elif not looks_like_name(candidate):

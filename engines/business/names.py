@@ -74,6 +74,22 @@ def looks_like_page_number(text: str) -> bool:
     return bool(_PAGE_NUMBER.match(text.strip()))
 
 
+_ATTENTION = re.compile(
+    r"^\W*(z\.?\s*hd\.?|z\.?\s*h\.|zu\s*h(?:ä|a|ae)nden|attn\.?|attention(?:\s+of)?|c/o|"
+    r"(?:à|a)\s*l['\u2019]\s*(?:attention|att\.?)(?:\s+de)?|t\.?\s*a\.?\s*v\.?|a/a|"
+    r"all['\u2019]\s*(?:attenzione|att\.?)(?:\s+di)?|atención|atencion)(?=[\s:.]|$)[\s:.]*",
+    re.IGNORECASE,
+)
+
+
+def attention_prefix(text: str) -> int:
+    """The length of an "attention of" opening ("z. Hd.", "Attn:", "c/o", "à l'attention de",
+    "t.a.v."), 0 when the line has none. The person after it works for the addressee, who is
+    named on the line above."""
+    match = _ATTENTION.match(text)
+    return match.end() if match else 0
+
+
 def looks_like_date_or_time(text: str) -> bool:
     return bool(find_dates(text, prefer="dmy")) or bool(re.search(r"\b\d{1,2}:\d{2}\b", text))
 

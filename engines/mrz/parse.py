@@ -92,7 +92,7 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
 
     if fmt.name == "TD3":
         span, check = sp["personal_number"], sp["personal_number_check"]
-        value = _text(span.read(lines))
+        value = _personal_number(span.read(lines))
         if value:
             trimmed = _without_trailing_filler(span, lines)
             fields["personal_number"] = MrzField(value, checks["personal_number"], (trimmed,), check)
@@ -172,6 +172,18 @@ def _names(raw: str) -> tuple[str, str]:
     """Primary and secondary identifiers: '<<' separates them, '<' separates words."""
     surname, _, given = raw.strip("<").partition("<<")
     return _text(surname), _text(given)
+
+
+def _personal_number(raw: str) -> str:
+    """The personal number without the filler OCR read as 'K' ("10350749<K<KK<" is 10350749).
+
+    'K' is worth 20 to a check digit, and every weight times 20 is 0 modulo 10: a 'K' read for
+    '<' can never fail the number's check digit, so the digit cannot catch it. A personal number
+    is one code; letters standing apart from it after filler are misread filler."""
+    parts = [part for part in raw.split("<") if part]
+    while len(parts) > 1 and set(parts[-1]) == {"K"}:
+        parts.pop()
+    return " ".join(parts)
 
 
 def _text(raw: str) -> str:

@@ -853,3 +853,19 @@ def test_the_addressee_wins_over_the_issuers_footer_address_ocr_misspelled() -> 
         "OX1 3YP",
     )
     assert got["issuer_name"] == "RIVERSIDE WATER SERVICES"
+
+
+@pytest.mark.parametrize("attention", ["z. Hd. Dieter Braun", "Attn: Dieter Braun", "c/o Dieter Braun"])
+def test_the_company_above_an_attention_line_is_the_customer(attention: str) -> None:
+    """DIN 5008 and English letters put the company first and the person it is for under it."""
+    rows: list[Row] = [
+        (0.04, [(0.06, "Sonnentalsoft GmbH")]),
+        (0.06, [(0.06, "Hauptstraße 57, 40306 Düsseldorf")]),
+        (0.14, [(0.06, "Nova Steuerberatung UG"), (0.60, "Rechnungsnummer:"), (0.80, "RE-2026-0042")]),
+        (0.16, [(0.06, attention), (0.60, "Rechnungsdatum:"), (0.80, "03.03.2026")]),
+        (0.18, [(0.06, "Lindenallee 5")]),
+        (0.20, [(0.06, "10115 Berlin")]),
+        (0.30, [(0.60, "Gesamtbetrag"), (0.82, "1.469,06 €")]),
+    ]
+    result = read_invoice([page(rows)])
+    assert result.fields["customer_name"].value == "NOVA STEUERBERATUNG UG"

@@ -201,3 +201,19 @@ def test_empty_personal_number_is_omitted_and_its_filler_check_digit_passes() ->
 def test_lines_of_the_wrong_shape_or_alphabet_are_refused(lines: tuple[str, ...]) -> None:
     with pytest.raises(MrzParseError):
         parse_mrz(lines)
+
+
+def test_filler_read_as_k_after_the_personal_number_is_filler() -> None:
+    """'K' adds nothing to any check digit (20 x weight is 0 modulo 10), so "ZE184226B<K<KK"
+    passes every check exactly like the printed "ZE184226B<<<<<"; the stray K's are filler."""
+    line2 = TD3[1][:28] + "ZE184226B<K<KK" + TD3[1][42:]
+    result = parse_mrz((TD3[0], line2), today=TODAY)
+    assert result.fields["personal_number"].value == "ZE184226B"
+    assert result.fields["personal_number"].valid is True
+
+
+def test_a_personal_number_of_k_alone_is_kept() -> None:
+    line2 = TD3[1][:28] + "KK<<<<<<<<<<<<" + TD3[1][42:]
+    line2 = line2[:42] + str(check_digit("KK<<<<<<<<<<<<")) + line2[43:]
+    fields = parse_mrz((TD3[0], line2), today=TODAY).fields
+    assert fields["personal_number"].value == "KK"

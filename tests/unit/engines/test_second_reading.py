@@ -100,3 +100,20 @@ def test_the_crop_follows_the_reading_frame_of_a_turned_page():
     fields = {"merchant_name": FieldResult("CAFE ZOE", 0.9, 1, box, "ocr")}
     confirmed, checks = confirm_fields(fields, [turned_back], {1: frame})
     assert confirmed["merchant_name"].value == "CAFÉ ZOË" and checks[0].passed
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [
+        ("RESTAURANT PINEWOOD", "RES TAURAN T PINEWOOD", "RESTAURANT PINEWOOD"),
+        ("CAFE ROMA", "C A F E ROMA", "CAFE ROMA"),
+        ("DUSSELDORFEG", "DÜSSELDORF EG", "DÜSSELDORF EG"),
+        ("ASMITH", "A SMITH", "A SMITH"),
+    ],
+)
+def test_tesseracts_gaps_in_a_tracked_out_heading_are_not_word_spaces(
+    first: str, second: str, merged: str
+) -> None:
+    """A heading printed with wide letter spacing reads as letter groups in Tesseract; PP-OCR's
+    whole word stands, while a single missing word space is still restored."""
+    assert merge_readings(first, second) == merged
