@@ -28,6 +28,7 @@ import os
 import re
 import threading
 import unicodedata
+from itertools import pairwise
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,7 @@ def _letter_spacing(extra: set[int], first_spaces: set[int], length: int) -> set
     DÜSSELDORF EG), and so does an initial in front ("ASMITH" is A SMITH)."""
     bounds = [0, *sorted(first_spaces), length]
     dropped: set[int] = set()
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for start, end in pairwise(bounds):
         inside = sorted(p for p in extra if start < p < end)
         if not inside:
             continue

@@ -11,9 +11,9 @@ supply address); the addressee's block is the one headed by a person rather than
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from engines.business.fields import (
     Candidate,
