@@ -28,8 +28,8 @@ import os
 import re
 import threading
 import unicodedata
-from itertools import pairwise
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
