@@ -125,7 +125,7 @@ def merge_readings(first: str, second: str) -> str | None:
         if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
             spaces.add(letters_seen)
         letters_seen += len(spelling)
-    spaces -= _letter_spacing(spaces - first_spaces, first_spaces, letters_seen)
+    spaces -= _letter_spacing(spaces - first_spaces, first_spaces, target)
     merged: list[str] = []
     letters_seen = 0
     for offset, (char, spelling, _, _) in enumerate(window):
@@ -136,19 +136,21 @@ def merge_readings(first: str, second: str) -> str | None:
     return "".join(merged)
 
 
-def _letter_spacing(extra: set[int], first_spaces: set[int], length: int) -> set[int]:
-    """Tesseract's spaces inside one of PP-OCR's words that cut it in three or more pieces or
-    leave a letter alone at its end ("RESTAURANT" read "RES TAURAN T" off a tracked-out heading):
-    the gaps of wide letter spacing, not word spaces. Two pieces stay ("DUSSELDORFEG" is
-    DÜSSELDORF EG), and so does an initial in front ("ASMITH" is A SMITH)."""
-    bounds = [0, *sorted(first_spaces), length]
+def _letter_spacing(extra: set[int], first_spaces: set[int], letters: str) -> set[int]:
+    """Tesseract's spaces inside one of PP-OCR's words of letters that leave a letter alone at
+    its end, or two letters alone anywhere ("RESTAURANT" read "RES TAURAN T", "C A F E" off a
+    tracked-out heading): the gaps of wide letter spacing, not word spaces. Words PP-OCR ran
+    together stay apart ("DUSSELDORFEG" is DÜSSELDORF EG, "TERCHEMINDU" TER CHEMIN DU), and so do
+    an initial in front ("ASMITH" is A SMITH) and a house number's direction ("5714S" is 5714 S)."""
+    bounds = [0, *sorted(first_spaces), len(letters)]
     dropped: set[int] = set()
     for start, end in pairwise(bounds):
         inside = sorted(p for p in extra if start < p < end)
-        if not inside:
+        if not inside or not letters[start:end].isalpha():
             continue
         cuts = [start, *inside, end]
-        if len(inside) >= 2 or cuts[-1] - cuts[-2] == 1:
+        singles = sum(1 for a, b in pairwise(cuts) if b - a == 1)
+        if singles >= 2 or cuts[-1] - cuts[-2] == 1:
             dropped.update(inside)
     return dropped
 

@@ -58,6 +58,7 @@ from engines.business.names import (
 )
 from engines.layout import PageText
 from engines.types import Check, Extracted, FieldResult
+from engines.validators import date_order, find_dates
 
 FIELDS = (
     "vendor_name",
@@ -233,7 +234,30 @@ def _dates(
     else:
         others = [c for c in all_dates(indexes[:1], prefer) if due is None or c.value != due[0].value]
         issued = (others[0], 0.6) if others else None
+    if currency in _MIXED_DATE_ORDER:
+        issued = _with_order_doubt(issued, prefer, indexes)
+        due = _with_order_doubt(due, prefer, indexes)
     return issued, due
+
+
+# Where both 09/05/2024 orders are in everyday use (Canada: month first in English business
+# software, day first in French and in government), or the currency names no country at all:
+# an ambiguous date that no other date on the document settles is a guess.
+_MIXED_DATE_ORDER = frozenset({None, "CAD"})
+
+
+def _with_order_doubt(
+    found: tuple[Candidate, float] | None, prefer: str, indexes: Sequence[PageIndex]
+) -> tuple[Candidate, float] | None:
+    if found is None:
+        return None
+    cand, raw = found
+    ambiguous = any(
+        m.ambiguous and m.value.isoformat() == cand.value for m in find_dates(cand.line.text, prefer=prefer)
+    )
+    if ambiguous and date_order([line.text for index in indexes for line in index.page.lines]) is None:
+        return cand, raw * 0.8
+    return found
 
 
 def _due_valid(issued: tuple[Candidate, float] | None, due: tuple[Candidate, float] | None) -> bool | None:

@@ -869,3 +869,24 @@ def test_the_company_above_an_attention_line_is_the_customer(attention: str) -> 
     ]
     result = read_invoice([page(rows)])
     assert result.fields["customer_name"].value == "NOVA STEUERBERATUNG UG"
+
+
+def _invoice_dated(date: str, amount: str) -> list[Row]:
+    return [
+        (0.04, [(0.06, "Murphy IT Solutions Ltd.")]),
+        (0.10, [(0.06, "INVOICE")]),
+        (0.14, [(0.06, "Invoice #: 2435928"), (0.60, f"Date: {date}")]),
+        (0.20, [(0.06, "Bill To:")]),
+        (0.22, [(0.06, "Mitchell & Nguyen Ltee")]),
+        (0.44, [(0.60, "Total"), (0.82, amount)]),
+    ]
+
+
+def test_an_ambiguous_date_on_a_canadian_invoice_is_trusted_less() -> None:
+    """09/05/2024 is May 9 in Montréal and September 5 in Toronto's accounting software."""
+    canadian = read_invoice([page(_invoice_dated("09/05/2024", "2,532.00 CAD"))]).fields["invoice_date"]
+    american = read_invoice([page(_invoice_dated("09/05/2024", "$2,532.00"))]).fields["invoice_date"]
+    settled = read_invoice([page(_invoice_dated("09/25/2024", "2,532.00 CAD"))]).fields["invoice_date"]
+    assert american.value == "2024-09-05"
+    assert canadian.confidence == pytest.approx(0.8 * american.confidence, abs=0.01)
+    assert settled.confidence == pytest.approx(american.confidence, abs=0.01)

@@ -109,6 +109,8 @@ def test_the_crop_follows_the_reading_frame_of_a_turned_page():
         ("CAFE ROMA", "C A F E ROMA", "CAFE ROMA"),
         ("DUSSELDORFEG", "DÜSSELDORF EG", "DÜSSELDORF EG"),
         ("ASMITH", "A SMITH", "A SMITH"),
+        ("5714S RIVER ROAD", "5714 S RIVER ROAD", "5714 S RIVER ROAD"),
+        ("147 TERCHEMINDU CHATEAU", "147 TER CHEMIN DU CHÂTEAU", "147 TER CHEMIN DU CHÂTEAU"),
     ],
 )
 def test_tesseracts_gaps_in_a_tracked_out_heading_are_not_word_spaces(
