@@ -181,6 +181,23 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
     ),
     "invoice": (
         ("invoice", 2.5),
+        ("rechnung nr", 3),
+        ("rechnungsbetrag", 3),
+        ("in rechnung", 2),
+        ("bitte uberweisen", 2.5),
+        ("zahlungsinformationen", 2),
+        ("leistungszeitraum", 2),
+        ("zu zahlen", 1),
+        ("please transfer", 1.5),
+        ("payment information", 1.5),
+        ("payment details", 1.5),
+        ("merci de regler", 2),
+        ("veuillez regler", 2),
+        ("forma de pago", 1.5),
+        ("modalita di pagamento", 1.5),
+        ("betalingstermijn", 2),
+        ("gelieve te betalen", 2),
+        ("graag overmaken", 2),
         ("invoice number", 3),
         ("invoice no", 3),
         ("invoice #", 3),
@@ -604,11 +621,21 @@ _BILLED = re.compile(
 _TIME_OF_DAY = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])")
 
 
+def _paid_at_the_counter(text: str) -> bool:
+    """A means of payment with the amount it paid, on its line or the next ("CASH $6.90",
+    "Change" / "$0.00"): the word alone is prose ("Change of opening hours")."""
+    lines = text.split("\n")
+    return any(
+        _PAID.search(line) and any(_AMOUNT.search(near) for near in lines[i : i + 2])
+        for i, line in enumerate(lines)
+    )
+
+
 def _transaction_cues(text: str, scores: dict[str, float]) -> None:
     """A document that says how it was paid and bills nobody is a receipt, whatever it calls
     itself: Malaysian and Singaporean tills print "TAX INVOICE" and "Invoice #" on every
     receipt. A time of day beside the date is a till's habit too; invoices print dates only."""
-    if _PAID.search(text) and not _BILLED.search(text):
+    if _paid_at_the_counter(text) and not _BILLED.search(text):
         scores["receipt"] += 1.5
     if _TIME_OF_DAY.search(text):
         scores["receipt"] += 1.0
@@ -635,5 +662,6 @@ def _softmax(scores: dict[str, float]) -> Classification:
     exps = {t: math.exp((s - top) / _TEMPERATURE) for t, s in scores.items()}
     norm = sum(exps.values())
     probabilities = {t: round(exps.get(t, 0.0) / norm, 4) for t in DOCUMENT_TYPES}
-    best = max(probabilities, key=lambda t: probabilities[t])
+    # a type must beat "other" to be claimed: a tie with it is "other"
+    best = max(probabilities, key=lambda t: (probabilities[t], t == "other"))
     return Classification(best, probabilities[best], probabilities)

@@ -110,7 +110,7 @@ def canonical_name(text: str) -> str:
 
 LEGAL_SUFFIX = re.compile(
     r"(?<![A-Za-z0-9])(SDN\.?\s*BHD\.?|S/B|BHD\.?|LTD\.?|LIMITED|PLC|LLC|L\.L\.C\.?|INC\.?|CORP\.?|GMBH|AG|KG|"
-    r"OHG|UG|E\.\s?K\.|SARL|S\u00c0RL|SASU|SAS|SELARL|SCI|EIRL|LLP|LP|LT\u00c9E|LTEE|INC\u00c9E|S\.A\.S\.?|S\.A\.?|EURL|SNC|S\.L\.?|S\.L\.U\.?|SLU|S\.P\.A\.?|SPA|S\.R\.L\.?|SRL|"
+    r"OHG|UG|E\.\s?K\.|S\.N\.C\.?|S\.A\.R\.L\.?|SARL|S\u00c0RL|SASU|SAS|SELARL|SCI|EIRL|LLP|LP|LT\u00c9E|LTEE|INC\u00c9E|S\.A\.S\.?|S\.A\.?|EURL|SNC|S\.L\.?|S\.L\.U\.?|SLU|S\.P\.A\.?|SPA|S\.R\.L\.?|SRL|"
     r"B\.V\.?|BV|N\.V\.?|NV|V\.O\.F\.?|PTE|PTY)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -304,7 +304,8 @@ _COURTESY = re.compile(
 )
 
 # An initial's full stop with the next word glued to it ("K.JOHNSON").
-_INITIAL_GLUED = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_])")
+# Not inside a dotted abbreviation ("S.N.C.", "S.P.A."), whose next letter has a full stop too.
+_INITIAL_GLUED = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_]{2})")
 
 
 def is_courtesy_title(text: str) -> bool:

@@ -890,3 +890,9 @@ def test_an_ambiguous_date_on_a_canadian_invoice_is_trusted_less() -> None:
     assert american.value == "2024-09-05"
     assert canadian.confidence == pytest.approx(0.8 * american.confidence, abs=0.01)
     assert settled.confidence == pytest.approx(american.confidence, abs=0.01)
+
+
+@pytest.mark.parametrize("name", ["Rizzo & Russo S.N.C.", "Lumen Acqua S.P.A."])
+def test_a_dotted_legal_form_keeps_its_full_stops_unspaced(name: str) -> None:
+    """An initial's dropped space is restored ("K.JOHNSON"), but "S.N.C." is one abbreviation."""
+    assert clean_person(name) == name.upper()

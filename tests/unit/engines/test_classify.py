@@ -201,3 +201,32 @@ def test_an_invoice_that_bills_a_customer_stays_an_invoice_though_paid_in_cash()
         "Total $1,284.00",
     )
     assert classify_text([page]).document_type == "invoice"
+
+
+def test_a_letter_about_a_change_is_not_a_receipt() -> None:
+    """ "Change" and "Thank you" are till words only beside money; a letter that merely ties a
+    type with "other" stays "other"."""
+    page = _page(
+        "Bluewave Vereniging",
+        "Norwich, 11/09/2024",
+        "Change of opening hours",
+        "Dear Chloe Jackson,",
+        "Thankyou for your letter of last week regarding the community hall.",
+    )
+    assert classify_text([page]).document_type == "other"
+
+
+def test_a_swiss_invoice_asking_for_a_transfer_is_an_invoice() -> None:
+    page = _page(
+        "Helixworks GmbH",
+        "Rechnung Nr. 94945",
+        "Datum 2025-07-13",
+        "Vielen Dank für Ihren Auftrag. Wir stellen Ihnen folgende Leistungen in Rechnung:",
+        "Pos. Bezeichnung Anzahl Preis/Einheit (CHF)",
+        "Nettobetrag 1'186.02",
+        "Summe MwSt. 96.07",
+        "Zu zahlen CHF 1'282.09",
+        "Bitte überweisen Sie den Betrag bis zum 2025-08-12.",
+        "Zahlungsinformationen",
+    )
+    assert classify_text([page]).document_type == "invoice"
