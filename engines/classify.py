@@ -182,7 +182,7 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
     "invoice": (
         ("invoice", 2.5),
         ("rechnung nr", 3),
-        ("rechnungsbetrag", 3),
+        ("rechnungsbetrag", 1.5),  # German tills print it too
         ("in rechnung", 2),
         ("bitte uberweisen", 2.5),
         ("zahlungsinformationen", 2),
@@ -618,7 +618,10 @@ _BILLED = re.compile(
     r"bank details|iban|rechnungsempfanger|kunde|faellig|fallig|zahlungsziel|facture a|echeance|client|"
     r"facturar a|vencimiento|cliente|scadenza|intestatario|vervaldatum|klant|destinataire)(?![\w])"
 )
-_TIME_OF_DAY = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])")
+# a time alone, or glued to the year before it ("09.04.202507:00", as OCR reads a till's line)
+_TIME_OF_DAY = re.compile(
+    r"(?:(?<=(?:19|20)\d\d)|(?<![\d:]))(?:[01]\d|2[0-3]|(?<![\d:])\d):[0-5]\d(?::[0-5]\d)?(?![\d:])"
+)
 
 
 def _paid_at_the_counter(text: str) -> bool:

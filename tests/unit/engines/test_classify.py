@@ -230,3 +230,19 @@ def test_a_swiss_invoice_asking_for_a_transfer_is_an_invoice() -> None:
         "Zahlungsinformationen",
     )
     assert classify_text([page]).document_type == "invoice"
+
+
+def test_a_german_till_receipt_with_its_time_glued_to_the_date_is_a_receipt() -> None:
+    page = _page(
+        "Frischkauf Weber",
+        "Waldgasse 13",
+        "81997 Munchen",
+        "09.04.202507:00",
+        "Bon94715",
+        "Apfel Elstar 1kg 2,95B",
+        "Butter 250g 6,00B",
+        "Rechnungsbetrag 19,85",
+        "Netto 16,68",
+        "Vielen Dank",
+    )
+    assert classify_text([page]).document_type == "receipt", classify_text([page]).probabilities
