@@ -39,6 +39,7 @@ from engines.business.labels import (
 )
 from engines.business.money import (
     MoneyFacts,
+    ambiguity_factor,
     choose_tax,
     choose_total,
     date_preference,
@@ -58,7 +59,6 @@ from engines.business.names import (
 )
 from engines.layout import PageText
 from engines.types import Check, Extracted, FieldResult
-from engines.validators import date_order, find_dates
 
 FIELDS = (
     "vendor_name",
@@ -251,13 +251,7 @@ def _with_order_doubt(
 ) -> tuple[Candidate, float] | None:
     if found is None:
         return None
-    cand, raw = found
-    ambiguous = any(
-        m.ambiguous and m.value.isoformat() == cand.value for m in find_dates(cand.line.text, prefer=prefer)
-    )
-    if ambiguous and date_order([line.text for index in indexes for line in index.page.lines]) is None:
-        return cand, raw * 0.8
-    return found
+    return found[0], found[1] * ambiguity_factor(found[0], prefer, indexes)
 
 
 def _due_valid(issued: tuple[Candidate, float] | None, due: tuple[Candidate, float] | None) -> bool | None:

@@ -219,17 +219,17 @@ def document_date(
     labelled = candidates(indexes, keys, date_parser(prefer))
     if labelled:
         cand = labelled[0]
-        return cand, 0.9 * _ambiguity_factor(cand, prefer, indexes, currency)
+        return cand, 0.9 * ambiguity_factor(cand, prefer, indexes)
     dates = all_dates(indexes[:1], prefer) or all_dates(indexes, prefer)
     if not dates:
         return None
     cand = dates[0]
-    return cand, 0.75 * _ambiguity_factor(cand, prefer, indexes, currency)
+    return cand, 0.75 * ambiguity_factor(cand, prefer, indexes)
 
 
-def _ambiguity_factor(
-    cand: Candidate, prefer: str, indexes: Sequence[PageIndex], currency: str | None
-) -> float:
+def ambiguity_factor(cand: Candidate, prefer: str, indexes: Sequence[PageIndex]) -> float:
+    """0.8 for a date that reads two ways (09/05/2024) when no other date on the document
+    settles the order, else 1."""
     matches = find_dates(cand.line.text, prefer=prefer)
     ambiguous = any(m.ambiguous and m.value.isoformat() == cand.value for m in matches)
     if not ambiguous:
