@@ -209,13 +209,14 @@ def _assemble(
     if name_line is not None:
         label_end = _label_end(index, name_line)
         candidate = name_line.text[label_end:].strip(" :")
-        further = _above(index, name_line)
-        if attention_prefix(candidate) and further is not None and looks_like_name(further.text):
+        attention = attention_prefix(candidate)
+        further = _above(index, name_line) if attention else None
+        if further is not None and looks_like_name(further.text):
             # "z. Hd. Dieter Braun" under the company: the company is the addressee
             name_line, candidate = further, further.text[_label_end(index, further) :].strip(" :")
             label_end = 0
-        elif attention_prefix(candidate):
-            candidate = candidate[attention_prefix(candidate) :]
+        elif attention:
+            candidate = candidate[attention:]
         if not candidate or is_title(candidate) or looks_like_web(candidate) or looks_like_phone(candidate):
             name_line = None
         elif not looks_like_name(candidate):

@@ -820,12 +820,6 @@ def test_an_invoice_number_with_a_year_in_it_is_kept(text: str, number: str) -> 
     assert parsed is not None and parsed.value == number
 
 
-@pytest.mark.parametrize("title", ["FACTURA SIMPLIFICADA", "Ticket de caisse", "Documento commerciale"])
-def test_a_receipts_own_title_under_the_merchant_is_not_part_of_its_name(title: str) -> None:
-    rows = [(0.05, [(0.30, "Supermercado Nordlicht")]), (0.07, [(0.30, title)]), *RECEIPT_BODY[1:]]
-    assert read_receipt([page(rows, source="ocr")]).fields["merchant_name"].value == "SUPERMERCADO NORDLICHT"
-
-
 def test_a_title_ocr_read_into_the_merchants_line_is_cut_off() -> None:
     rows = [(0.05, [(0.30, "Supermercado Nordlicht FACTURA SIMPLIFICADA")]), *RECEIPT_BODY[1:]]
     assert read_receipt([page(rows, source="ocr")]).fields["merchant_name"].value == "SUPERMERCADO NORDLICHT"
