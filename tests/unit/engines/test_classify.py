@@ -246,3 +246,43 @@ def test_a_german_till_receipt_with_its_time_glued_to_the_date_is_a_receipt() ->
         "Vielen Dank",
     )
     assert classify_text([page]).document_type == "receipt", classify_text([page]).probabilities
+
+
+def test_a_blurred_photo_of_a_bill_misreading_its_cues_by_a_letter_is_still_a_bill() -> None:
+    """A phone photo read "Montily plan" and "AECOUNT NUMBER": each cue one letter off."""
+    page = _page(
+        "MARENCO FIBRE",
+        "Monthly Statement",
+        "AECOUNT NUMBER",
+        "0060-806543",
+        "DUE DATF",
+        "Montily plan",
+        "68.35",
+        "TOTAL AMOUNT DUE:",
+        "68.35CAD",
+    )
+    assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
+
+
+def test_a_french_invoice_is_told_by_its_totals_and_terms_when_its_title_is_misread() -> None:
+    page = _page(
+        "Brightline EURL",
+        "FACFURE2022-00H17",
+        "Quantite Prx unitaife(Euf)",
+        "Hebergement 12mois 1 195,00 195,00",
+        "Total HT 34130.32",
+        "Montant TTC EUR 39361,76",
+        "Conditions depalement:30jours",
+    )
+    assert classify_text([page]).document_type == "invoice", classify_text([page]).probabilities
+
+
+def test_a_council_that_bills_an_occupier_issues_a_proof_of_address() -> None:
+    page = _page("ORION DISTRICT COUNCIL", "Demand notice 2026/27", "TOTAL AMOUNT DUE", "GBP3791.61")
+    assert classify_text([page]).document_type == "proof_of_address"
+
+
+def test_a_short_word_one_letter_from_a_cue_is_no_cue() -> None:
+    """Approximate matching is for long phrases: "settlement" is not "statement"."""
+    page = _page("Notice of settlement", "Dear Sir,", "Please find the settlement attached.")
+    assert classify_text([page]).document_type == "other"
