@@ -8,7 +8,9 @@ cost:
 2. the text of every page: the PDF's text layer where it has one, full-page OCR otherwise;
 3. the document type from that text (a caller's hint is honoured unless the text contradicts it);
 4. the reader of that type (driver licence barcode and front, or the key-value readers);
-5. a photo smeared by a shaking hand (engines.deblur) is read a second time with the smear undone,
+5. names and addresses are read again by a second OCR (engines.second_reading), and names one
+   confusion from a common spelling are doubted (engines.business.name_spelling);
+6. a photo smeared by a shaking hand (engines.deblur) is read a second time with the smear undone,
    and the reading that reads better is kept.
 
 Field values are personal data: nothing here logs them, and check details name fields, never
@@ -27,6 +29,7 @@ from dataclasses import replace
 import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
+from engines.business.name_spelling import doubt_uncommon_spellings
 from engines.classify import DOCUMENT_TYPES, Classification, classify_text, identity_classification
 from engines.deblur import deblurred, motion_blur_of
 from engines.images import decode_image
@@ -164,7 +167,9 @@ def _read(
     if extracted is not None and document_type in _BUSINESS_READERS:
         with timer.section("second_reading"):
             confirmed, second_checks = confirm_fields(extracted.fields, images, frames)
-            extracted = replace(extracted, fields=confirmed)
+            spelled, spelling_checks = doubt_uncommon_spellings(confirmed)
+            extracted = replace(extracted, fields=spelled)
+            second_checks += spelling_checks
     logger.info(
         "Classified %d page(s) as %s (%.2f); %d field(s)",
         len(images),

@@ -1,0 +1,130 @@
+"""Is a person's name as read one OCR confusion away from a common spelling?
+
+The two OCR readers (engines.second_reading) agree on most misreadings of a name that matter:
+both see "rn" as "m" in a blurred HERNÁNDEZ, both drop the dot below NGUYỆT's E. Their
+agreement marks the name cross-checked, and no check digit or arithmetic guards a name, so such
+a value was approved straight through. What still tells it apart is that the reading is not a
+name people have, while the spelling one confusion away is (engines.business.common_names).
+
+A word is doubted only then: a name that is common as read, or unknown and near no common
+name, is left alone (an unknown name is no evidence of a misreading). Accents are doubted only
+when the reading has some and they differ from every common spelling of the same letters: a
+name printed without its accents ("GONZALEZ" on an English statement) is printed so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections import defaultdict
+
+from engines.business.common_names import COMMON_NAMES
+from engines.types import Check, FieldResult
+
+# Person-name fields read by OCR (a text layer's or a barcode's names are exact).
+NAME_FIELDS = frozenset({"full_name", "account_holder", "customer_name", "surname", "given_names"})
+CHECK_NAME = "name_spelling"
+_DOUBT_FACTOR = 0.5  # on the raw confidence; the calibration learns what is left
+# (printed, read): letter shapes OCR takes for one another in names
+_CONFUSIONS = (
+    ("RN", "M"),
+    ("M", "RN"),
+    ("NN", "M"),
+    ("W", "VV"),
+    ("VV", "W"),
+    ("CL", "D"),
+    ("D", "CL"),
+    ("LI", "H"),
+    ("H", "LI"),
+    ("Q", "O"),
+    ("O", "Q"),
+    ("O", "D"),
+    ("D", "O"),
+    ("G", "C"),
+    ("C", "G"),
+    ("E", "F"),
+    ("F", "E"),
+    ("I", "L"),
+    ("L", "I"),
+    ("J", "I"),
+    ("U", "V"),
+    ("V", "U"),
+    ("H", "N"),
+    ("N", "H"),
+)
+_UNDECOMPOSABLE = str.maketrans({"Đ": "D", "Ł": "L", "Ø": "O", "Æ": "AE", "Œ": "OE", "Ð": "D", "Þ": "TH"})
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _plain(word: str) -> str:
+    """Upper case without accents, "ß" as "SS"."""
+    decomposed = unicodedata.normalize("NFKD", word.upper().replace("ß", "SS"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_UNDECOMPOSABLE)
+
+
+def _upper(text: str) -> str:
+    """Upper case, composed, with Turkish dotted capital I as I (the capital of Turkish "i", no
+    accent: "DEMİR" and "DEMIR" are one spelling)."""
+    return unicodedata.normalize("NFC", text.upper().replace("İ", "I"))
+
+
+_COMMON = frozenset(_upper(name) for name in COMMON_NAMES)
+
+
+def _spellings_by_letters() -> dict[str, frozenset[str]]:
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for name in COMMON_NAMES:
+        spellings[_plain(name)].add(_upper(name))
+    return {letters: frozenset(forms) for letters, forms in spellings.items()}
+
+
+_SPELLINGS = _spellings_by_letters()
+
+
+def doubtful_words(value: str) -> list[str]:
+    """The words of a person's name that look misread (see the module docstring)."""
+    doubtful = []
+    for word in _WORD.findall(_upper(value)):
+        if len(word) < 3 or word in _COMMON:
+            continue
+        letters = _plain(word)
+        if letters in _SPELLINGS:
+            if letters != word:  # accents read, and no common spelling has these
+                doubtful.append(word)
+        elif any(variant in _SPELLINGS for variant in _confusion_variants(letters)):
+            doubtful.append(word)
+    return doubtful
+
+
+def _confusion_variants(letters: str) -> set[str]:
+    """What ``letters`` may have been printed as, one confusion undone."""
+    variants = set()
+    for printed, read in _CONFUSIONS:
+        start = letters.find(read)
+        while start != -1:
+            variants.add(letters[:start] + printed + letters[start + len(read) :])
+            start = letters.find(read, start + 1)
+    return variants
+
+
+def doubt_uncommon_spellings(fields: dict[str, FieldResult]) -> tuple[dict[str, FieldResult], list[Check]]:
+    """Lower the confidence of OCR'd names with a doubtful word, and withdraw the cross-check
+    two readers' agreement earned (they agree on these misreadings); one check lists them."""
+    doubted = sorted(
+        name
+        for name, f in fields.items()
+        if name in NAME_FIELDS and f.source == "ocr" and f.value and doubtful_words(f.value)
+    )
+    if not doubted:
+        return fields, []
+    out = dict(fields)
+    for name in doubted:
+        f = fields[name]
+        out[name] = dataclasses.replace(
+            f,
+            confidence=round(f.confidence * _DOUBT_FACTOR, 4),
+            valid=None if f.valid is True else f.valid,
+        )
+    detail = "one OCR confusion from a common spelling: " + ", ".join(doubted)
+    return out, [Check(CHECK_NAME, False, detail)]

@@ -1,0 +1,65 @@
+"""Names one OCR confusion from a common spelling (engines/business/name_spelling.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.business.name_spelling import CHECK_NAME, doubt_uncommon_spellings, doubtful_words
+from engines.types import FieldResult
+
+
+@pytest.mark.parametrize(
+    ("value", "doubted"),
+    [
+        ("ANA GÓMEZ HEMÁNDEZ", ["HEMÁNDEZ"]),  # rn read as m, by both readers
+        ("NGUYÊT CASTILLO", ["NGUYÊT"]),  # the dot below NGUYỆT's E lost
+        ("Shabana Siddioui", ["SIDDIOUI"]),  # Q read as O
+        ("JOHN VVILLIAMS", ["VVILLIAMS"]),
+        ("Hélène Gonzàlez", ["GONZÀLEZ"]),  # an accent, but not the name's
+    ],
+)
+def test_a_misread_common_name_is_doubted(value: str, doubted: list[str]) -> None:
+    assert doubtful_words(value) == doubted
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "ANA GÓMEZ HERNÁNDEZ",
+        "NGUYỆT CASTILLO",
+        "Hans Weißmüller",
+        "GONZALEZ MULLER",  # printed without accents: printed so
+        "Kemal DEMİR",  # the Turkish capital of i is no accent
+        "Mary O'Brien",
+        "Zephyrine Quaxtelbaum",  # unknown, and near no common name: no evidence either way
+        "Li Wu",  # too short to judge
+    ],
+)
+def test_a_common_or_unknown_name_is_left_alone(value: str) -> None:
+    assert doubtful_words(value) == []
+
+
+def _field(value: str, *, source: str = "ocr", valid: bool | None = True) -> FieldResult:
+    return FieldResult(
+        value=value, confidence=0.96, source=source, page=1, bbox=(0.1, 0.1, 0.4, 0.12), valid=valid
+    )
+
+
+def test_a_doubted_name_loses_half_its_confidence_and_its_cross_check() -> None:
+    fields = {
+        "account_holder": _field("ANA GÓMEZ HEMÁNDEZ"),
+        "full_name": _field("ANA GÓMEZ HEMÁNDEZ", source="text_layer"),  # a text layer is exact
+        "address_city": _field("MADRID"),
+    }
+    out, checks = doubt_uncommon_spellings(fields)
+    assert out["account_holder"].confidence == pytest.approx(0.48)
+    assert out["account_holder"].valid is None
+    assert out["full_name"] == fields["full_name"]
+    assert out["address_city"] == fields["address_city"]
+    assert [(c.name, c.passed) for c in checks] == [(CHECK_NAME, False)]
+    assert "account_holder" in checks[0].detail and "HEMÁNDEZ" not in checks[0].detail  # no PII
+
+
+def test_names_read_well_add_no_check() -> None:
+    fields = {"full_name": _field("ANA GÓMEZ HERNÁNDEZ")}
+    assert doubt_uncommon_spellings(fields) == (fields, [])
