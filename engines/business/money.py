@@ -40,6 +40,10 @@ class MoneyFacts:
     payments: list[Candidate]
     changes: list[Candidate]
     roundings: list[Candidate]
+    # with no change label read: the amounts on the row below each payment (the change, its
+    # label misread: "Rickgeld"); they count only in payment minus change, which must then give
+    # a total to the cent
+    unlabelled_changes: tuple[Decimal, ...] = ()
 
 
 def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
@@ -50,14 +54,33 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
         found = candidates(indexes, (key,), amount_parser(need_decimals=True))
         return found or candidates(indexes, (key,), amount_parser(need_decimals=False), below_rows=1)
 
+    payments, changes = gather("payment"), gather("change")
     return MoneyFacts(
         totals=gather("total"),
         subtotals=gather("subtotal"),
         taxes=gather("tax"),
-        payments=gather("payment"),
-        changes=gather("change"),
+        payments=payments,
+        changes=changes,
         roundings=gather("rounding"),
+        unlabelled_changes=() if changes else _amounts_below(indexes, payments),
     )
+
+
+def _amounts_below(indexes: Sequence[PageIndex], payments: Sequence[Candidate]) -> tuple[Decimal, ...]:
+    """The amount on the row right below each payment's, if any."""
+    by_page = {index.page.page: index for index in indexes}
+    parse = amount_parser(need_decimals=True)
+    found = []
+    for payment in payments:
+        index = by_page.get(payment.page)
+        if index is None:
+            continue
+        below = index.row_of(payment.line) + 1
+        for line in index.rows[below] if below < len(index.rows) else ():
+            parsed = parse(line.text)
+            if parsed is not None:
+                found.append(Decimal(str(parsed.raw)))
+    return tuple(found)
 
 
 def _values(cands: Sequence[Candidate]) -> set[Decimal]:
@@ -70,14 +93,20 @@ def _close(a: Decimal, b: Decimal) -> bool:
 
 def payment_targets(facts: MoneyFacts) -> set[Decimal]:
     """Payment minus change, for every pair printed (the amount actually due); the payment
-    itself when no change is printed."""
-    changes = _values(facts.changes) or {Decimal(0)}
+    itself, or minus the amount printed below it, when no change label is read."""
+    changes = _values(facts.changes) or {Decimal(0), *facts.unlabelled_changes}
     return {p - c for p in _values(facts.payments) for c in changes if p > c >= 0}
 
 
 def sum_targets(facts: MoneyFacts) -> set[Decimal]:
-    """Subtotal plus tax, for every pair printed."""
-    return {s + t for s in _values(facts.subtotals) for t in _values(facts.taxes) if s > 0 and t >= 0}
+    """Subtotal plus tax, for every pair printed; and a subtotal of which a printed tax is the
+    share included at its rate: where prices include tax ("incl. VAT 5.5%", "di cui IVA"), the
+    "net total" or "totale imponibile" a till prints is the total itself."""
+    added = {s + t for s in _values(facts.subtotals) for t in _values(facts.taxes) if s > 0 and t >= 0}
+    included = {
+        as_decimal(s) for s in facts.subtotals for t in facts.taxes if tax_matches_included_rate(t, s)
+    }
+    return added | included
 
 
 def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | None]:

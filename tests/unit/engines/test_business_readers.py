@@ -890,3 +890,54 @@ def test_an_ambiguous_date_on_a_canadian_invoice_is_trusted_less() -> None:
 def test_a_dotted_legal_form_keeps_its_full_stops_unspaced(name: str) -> None:
     """An initial's dropped space is restored ("K.JOHNSON"), but "S.N.C." is one abbreviation."""
     assert clean_person(name) == name.upper()
+
+
+@pytest.mark.parametrize(
+    ("net_label", "tax_line"),
+    [("Net total", "incl VAT 5.5%"), ("TOTALE IMPONIBILE:", "di cui IVA 5,5%")],
+)
+def test_a_receipt_whose_net_total_includes_its_tax_passes_the_arithmetic(
+    net_label: str, tax_line: str
+) -> None:
+    """Prices include tax: the till's "net total" is the total, and the tax is the share of it
+    at the printed rate. Subtotal plus tax gives nothing, and that is no contradiction."""
+    rows = [
+        (0.04, [(0.30, "Lindqvist Supermarket")]),
+        (0.08, [(0.30, "12/08/2025 09:00:26")]),
+        (0.30, [(0.10, "Olive Oil 750ml"), (0.70, "80,25")]),
+        (0.40, [(0.10, net_label), (0.70, "80.25")]),
+        (0.42, [(0.10, "Grand total"), (0.70, "80,25 EUR")]),
+        (0.44, [(0.10, tax_line), (0.70, "4,18")]),
+    ]
+    result = read_receipt([page(rows, source="ocr")])
+    assert result.fields["total_amount"].value == "80.25"
+    assert result.fields["total_amount"].valid is True
+    assert [(c.name, c.passed) for c in result.checks] == [("totals_arithmetic", True)]
+
+
+def test_a_receipt_whose_subtotal_and_tax_disagree_with_its_total_still_fails_the_arithmetic() -> None:
+    rows = [
+        (0.04, [(0.30, "Lindqvist Supermarket")]),
+        (0.40, [(0.10, "Subtotal"), (0.70, "76.07")]),
+        (0.42, [(0.10, "Grand total"), (0.70, "82.25 EUR")]),
+        (0.44, [(0.10, "VAT 5.5%"), (0.70, "4,18")]),
+    ]
+    result = read_receipt([page(rows, source="ocr")])
+    assert result.fields["total_amount"].valid is False
+
+
+def test_a_receipt_whose_change_label_ocr_misread_still_checks_payment_minus_change() -> None:
+    rows = [
+        (0.04, [(0.30, "Riverside Markt")]),
+        (0.08, [(0.10, "Datum"), (0.50, "19.11.25")]),
+        (0.30, [(0.10, "Kaffee Bohnen 1kg"), (0.70, "62,65")]),
+        (0.40, [(0.10, "Gesamtbetrag"), (0.70, "EUR 62,65")]),
+        (0.42, [(0.10, "MwSt. gesamt"), (0.70, "4,16")]),
+        (0.46, [(0.10, "Gegeben"), (0.70, "100,00")]),
+        (0.48, [(0.10, "Rickgeld"), (0.70, "37,35")]),  # Rückgeld
+    ]
+    result = read_receipt([page(rows, source="ocr")])
+    assert result.fields["total_amount"].value == "62.65"
+    assert result.fields["total_amount"].valid is True
+    wrong_change = [(y, [(x, "36,35" if t == "37,35" else t) for x, t in cells]) for y, cells in rows]
+    assert read_receipt([page(wrong_change, source="ocr")]).fields["total_amount"].valid is False
