@@ -518,6 +518,28 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("eindsaldo", 3),
         ("rekeninghouder", 2.5),
         ("afschrift", 2),
+        # the ledger's own words: balances carried over, value dates, kinds of movement
+        ("value date", 2),
+        ("saldo precedente", 3),
+        ("saldo contabile", 3),
+        ("conto corrente", 2),
+        ("intestato a", 2),
+        ("descrizione operazione", 2),
+        ("data valuta", 2),
+        ("competenze di chiusura", 3),
+        ("accredito", 1.5),
+        ("bonifico", 1.5),
+        ("prelievo", 2),
+        ("saldo anterior", 3),
+        ("fecha valor", 2),
+        ("movimientos", 2),
+        ("solde précédent", 3),
+        ("date de valeur", 2),
+        ("virement", 1.5),
+        ("wertstellung", 2.5),
+        ("gutschrift", 1.5),
+        ("valutadatum", 2),
+        ("overboeking", 1.5),
     ),
     "driver_license": (
         ("driver license", 3),
@@ -626,6 +648,11 @@ _APPROXIMATE = {
     for doc_type, cues in _FOLDED_CUES.items()
 }
 _AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
+# a line that starts with a date (a statement's row): 01.11.2023, 04/04/2024, 2024-04-04, 4 Apr 2024
+_DATED_ROW = re.compile(
+    r"\s*(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})(?!\d)|\d{4}-\d{2}-\d{2}|\d{1,2} [A-Za-z]{3,9}\.? \d{4})"
+)
+_LEDGER_ROWS = 8
 
 
 @dataclass(frozen=True)
@@ -736,6 +763,10 @@ def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float])
     if len(pages) >= 2:
         scores["bank_statement"] += 0.5
         scores["receipt"] -= 1.0
+    if sum(1 for line in lines if _DATED_ROW.match(line.text)) >= _LEDGER_ROWS:
+        # a ledger of dated movements: its descriptions name utilities and shops ("ADDEBITO
+        # DIRETTO Alpina Luce e Gas", "PAGAMENTO POS"), which must not make it their bill
+        scores["bank_statement"] += 2.0
 
 
 def _softmax(scores: dict[str, float]) -> Classification:

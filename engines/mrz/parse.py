@@ -11,7 +11,10 @@ Which fields a check digit covers (``MrzField.valid``):
 - surname, given_names, nationality, issuing_country and sex are covered by *no* check digit in
   any of the three formats: the composite digit only spans the number, dates and optional data.
   Their ``valid`` is therefore ``None`` ("no validator applies"); claiming the composite check for
-  them would make a mis-read name look verified.
+  them would make a mis-read name look verified. The one exception: a names field without the
+  "<<" that ends every primary identifier (followed by given names or by filler) was misread,
+  its filler taken for letters ("VENKATARAGHAVANKKHANAKAGNIESZK"), so surname and given names
+  are invalid.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from engines.mrz.checkdigit import is_valid
 from engines.mrz.formats import FORMATS, CheckSpec, MrzFormat, Span, format_for_shape
 
 _MRZ_LINE = re.compile(r"^[0-9A-Z<]+$")
+_SEPARATOR = "<<"  # after the primary identifier, in every names field
 
 
 class MrzParseError(ValueError):
@@ -97,11 +101,13 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
             trimmed = _without_trailing_filler(span, lines)
             fields["personal_number"] = MrzField(value, checks["personal_number"], (trimmed,), check)
 
-    surname, given = _names(sp["names"].read(lines))
+    names_raw = sp["names"].read(lines)
+    surname, given = _names(names_raw)
     names_span = sp["names"]
-    fields["surname"] = MrzField(surname or None, None, (names_span,))
+    names_valid = None if _SEPARATOR in names_raw else False
+    fields["surname"] = MrzField(surname or None, names_valid, (names_span,))
     if given:
-        fields["given_names"] = MrzField(given, None, (names_span,))
+        fields["given_names"] = MrzField(given, names_valid, (names_span,))
     for name in ("nationality", "issuing_country"):
         fields[name] = MrzField(sp[name].read(lines).replace("<", "") or None, None, (sp[name],))
     sex = sp["sex"].read(lines)

@@ -286,3 +286,21 @@ def test_a_short_word_one_letter_from_a_cue_is_no_cue() -> None:
     """Approximate matching is for long phrases: "settlement" is not "statement"."""
     page = _page("Notice of settlement", "Dear Sir,", "Please find the settlement attached.")
     assert classify_text([page]).document_type == "other"
+
+
+def test_a_statement_whose_movements_pay_utilities_is_a_bank_statement() -> None:
+    """Its rows name gas, electricity and a monthly fee ("canone"): a ledger of dated movements
+    is a statement, not the utility's bill."""
+    rows = [
+        "01/04/2024 ADDEBITO DIRETTO Alpina Luce e Gas S.p.A. 99,74",
+        "02/04/2024 CANONE MENSILE CONTO 13,36",
+        "02/04/2024 PAGAMENTO POS Greenfield Market 145,45",
+        "04/04/2024 STIPENDIO Fjordline S.r.l. 1.875,24",
+        "08/04/2024 BONIFICO DA Alessia Bruno 413,16",
+        "10/04/2024 ACCREDITO Lorenzo Barbieri 117,31",
+        "16/04/2024 PAGAMENTO CARTA Brightline Shop 118,82",
+        "20/04/2024 ADDEBITO SDD Alpina Luce e Gas S.p.A. 201,72",
+        "27/04/2024 PRELIEVO BANCOMAT ROMA 250,00",
+    ]
+    page = _page("Banca Popolare Redfern", "Estratto conto corrente", "IBAN IT75 X316 1390 9122", *rows)
+    assert classify_text([page]).document_type == "bank_statement", classify_text([page]).probabilities

@@ -217,3 +217,14 @@ def test_a_personal_number_of_k_alone_is_kept() -> None:
     line2 = line2[:42] + str(check_digit("KK<<<<<<<<<<<<")) + line2[43:]
     fields = parse_mrz((TD3[0], line2), today=TODAY).fields
     assert fields["personal_number"].value == "KK"
+
+
+def test_a_names_field_whose_separator_was_read_as_letters_is_invalid() -> None:
+    """Filler read as K: "ERIKSSONKKANNAKMARIAKKKKKKKKKK" has no "<<", which every names field
+    has after its primary identifier, so the names cannot be trusted (no check digit covers them)."""
+    misread = (*TD1[:2], "ERIKSSONKKANNAKMARIAKKKKKKKKKK")
+    fields = parse_mrz(misread, today=TODAY).fields
+    assert fields["surname"].valid is False
+    assert parse_mrz(TD1, today=TODAY).fields["surname"].valid is None
+    only_surname = (*TD1[:2], "VENKATARAGHAVAN<<<<<<<<<<<<<<<")  # no given names: still a separator
+    assert parse_mrz(only_surname, today=TODAY).fields["surname"].valid is None
