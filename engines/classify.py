@@ -666,11 +666,14 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
     """Probabilities over the §3.2 types for pages without machine-readable identity evidence."""
     text = _fold("\n".join(page.text for page in pages))
     squashed = re.sub(r"\s+", "", text)
-    scores = {doc_type: _score(text, doc_type, squashed) for doc_type in _PHRASES}
+    scores: dict[str, float] = {}
+    found: dict[str, set[int]] = {}
+    for doc_type in _PHRASES:
+        scores[doc_type], found[doc_type] = _score(text, doc_type, squashed)
     if max(scores.values()) < _OTHER_PRIOR + _CLEAR_MARGIN and len(squashed) <= _APPROXIMATE_MAX_CHARS:
         # no type stands out: look again for cues OCR misread by a letter (a blurred photo)
         for doc_type in _PHRASES:
-            scores[doc_type] += _approximate_score(doc_type, squashed, text)
+            scores[doc_type] += _approximate_score(doc_type, squashed, found[doc_type])
     scores["other"] = _OTHER_PRIOR
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)
@@ -684,29 +687,32 @@ def identity_classification(document_type: str, confidence: float) -> Classifica
     return Classification(document_type, confidence, probabilities)
 
 
-def _score(text: str, doc_type: str, squashed: str) -> float:
-    """Sum of the weights of distinct cues present; repeated cues add only a little. A phrase of
-    several words also counts when OCR glued its words ("Date defacture"), found in the text
-    with every space removed (only long phrases: short ones would match inside other words)."""
+def _score(text: str, doc_type: str, squashed: str) -> tuple[float, set[int]]:
+    """Sum of the weights of distinct cues present, and which cues (by index) they are; repeated
+    cues add only a little. A phrase of several words also counts when OCR glued its words
+    ("Date defacture"), found in the text with every space removed (only long phrases: short
+    ones would match inside other words)."""
     total = 0.0
-    for (pattern, weight), glued in zip(_PHRASES[doc_type], _GLUED[doc_type], strict=True):
+    found = set()
+    for index, ((pattern, weight), glued) in enumerate(
+        zip(_PHRASES[doc_type], _GLUED[doc_type], strict=True)
+    ):
         hits = len(pattern.findall(text))
         if not hits and glued and glued in squashed:
             hits = 1
         if hits:
             total += weight * (1.0 + 0.15 * min(hits - 1, 3))
-    return total
+            found.add(index)
+    return total, found
 
 
-def _approximate_score(doc_type: str, squashed: str, text: str) -> float:
-    """The weights, discounted, of long cues absent from the text but found with a letter or
-    two misread (only where :func:`_score` found no such cue exactly)."""
+def _approximate_score(doc_type: str, squashed: str, found: set[int]) -> float:
+    """The weights, discounted, of long cues :func:`_score` did not find but that are there
+    with a letter or two misread."""
     total = 0.0
-    cues = zip(_PHRASES[doc_type], _GLUED[doc_type], _APPROXIMATE[doc_type], strict=True)
-    for (pattern, weight), glued, (approximate, edits) in cues:
-        if not approximate or pattern.search(text) or (glued and glued in squashed):
-            continue
-        if occurs_approximately(approximate, squashed, edits):
+    cues = zip(_PHRASES[doc_type], _APPROXIMATE[doc_type], strict=True)
+    for index, ((_, weight), (approximate, edits)) in enumerate(cues):
+        if approximate and index not in found and occurs_approximately(approximate, squashed, edits):
             total += weight * _APPROXIMATE_WEIGHT
     return total
 

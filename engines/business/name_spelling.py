@@ -22,8 +22,8 @@ from collections import defaultdict
 from engines.business.common_names import COMMON_NAMES
 from engines.types import Check, FieldResult
 
-# Person-name fields read by OCR (a text layer's or a barcode's names are exact).
-NAME_FIELDS = frozenset({"full_name", "account_holder", "customer_name", "surname", "given_names"})
+# The business readers' person-name fields (only OCR'd values are judged: a text layer's are exact).
+NAME_FIELDS = frozenset({"full_name", "account_holder", "customer_name"})
 CHECK_NAME = "name_spelling"
 _DOUBT_FACTOR = 0.5  # on the raw confidence; the calibration learns what is left
 # (printed, read): letter shapes OCR takes for one another in names
