@@ -125,7 +125,7 @@ def merge_readings(first: str, second: str) -> str | None:
         if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
             spaces.add(letters_seen)
         letters_seen += len(spelling)
-    spaces -= _letter_spacing(spaces - first_spaces, first_spaces, target)
+    spaces -= _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
     merged: list[str] = []
     letters_seen = 0
     for offset, (char, spelling, _, _) in enumerate(window):
@@ -136,12 +136,16 @@ def merge_readings(first: str, second: str) -> str | None:
     return "".join(merged)
 
 
-def _letter_spacing(extra: set[int], first_spaces: set[int], letters: str) -> set[int]:
+def _letter_spacing(
+    extra: set[int], first_spaces: set[int], letters: str, one_letter_words: set[int]
+) -> set[int]:
     """Tesseract's spaces inside one of PP-OCR's words of letters that leave a letter alone at
     its end, or two letters alone anywhere ("RESTAURANT" read "RES TAURAN T", "C A F E" off a
     tracked-out heading): the gaps of wide letter spacing, not word spaces. Words PP-OCR ran
     together stay apart ("DUSSELDORFEG" is DÜSSELDORF EG, "TERCHEMINDU" TER CHEMIN DU), and so do
-    an initial in front ("ASMITH" is A SMITH) and a house number's direction ("5714S" is 5714 S)."""
+    an initial in front ("ASMITH" is A SMITH), a house number's direction ("5714S" is 5714 S) and
+    a conjunction Tesseract read as a word of its own in lower case (``one_letter_words``, letter
+    positions: "PEREZY" is PÉREZ y, of "Pérez y Torres")."""
     bounds = [0, *sorted(first_spaces), len(letters)]
     dropped: set[int] = set()
     for start, end in pairwise(bounds):
@@ -149,10 +153,27 @@ def _letter_spacing(extra: set[int], first_spaces: set[int], letters: str) -> se
         if not inside or not letters[start:end].isalpha():
             continue
         cuts = [start, *inside, end]
-        singles = sum(1 for a, b in pairwise(cuts) if b - a == 1)
-        if singles >= 2 or cuts[-1] - cuts[-2] == 1:
+        singles = sum(1 for a, b in pairwise(cuts) if b - a == 1 and a not in one_letter_words)
+        if singles >= 2 or (cuts[-1] - cuts[-2] == 1 and cuts[-2] not in one_letter_words):
             dropped.update(inside)
     return dropped
+
+
+# One-letter words of the six languages that join two names ("Pérez y Torres", "Rossi e Figli").
+_ONE_LETTER_WORDS = frozenset("yeoiuaà")
+
+
+def _one_letter_words(window: list[tuple[str, str, bool, bool]]) -> set[int]:
+    """Where Tesseract read a one-letter conjunction in lower case as a word of its own, counted in
+    folded letters before it: a word, not a letter of a tracked-out heading (those are capitals)."""
+    found: set[int] = set()
+    letters_seen = 0
+    for offset, (char, spelling, spaced, lower) in enumerate(window):
+        alone_after = offset + 1 == len(window) or window[offset + 1][2]
+        if offset and spaced and alone_after and lower and char.lower() in _ONE_LETTER_WORDS:
+            found.add(letters_seen)
+        letters_seen += len(spelling)
+    return found
 
 
 def _camel_case_joint(window: list[tuple[str, str, bool, bool]], offset: int) -> bool:

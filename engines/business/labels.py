@@ -194,18 +194,29 @@ TITLES = (
     "sales slip", "till receipt",
 )  # fmt: skip
 
+_FREELY_GLUED_LENGTH = 9  # letters of a phrase long enough to be a label whatever follows it
 _CHAR_CLASSES = {"i": "[il1!|]", "l": "[li1|]", "o": "[o0]", "'": "['\u2019` ]?", " ": ""}
 _SEPARATOR = r"[\s.:_\-/'\u2019°º#]*"
 
 
+# What OCR glues to a short tax qualifier ("sinIVA", "exclVAT", "HTtaxes"): the tax it qualifies.
+_TAX_WORD = r"(?:vat|gst|hst|tax|iva|igic|tva|taxe|mwst|ust|btw|steuer)"
+
+
 def _phrase_regex(phrase: str, *, glued: bool) -> str:
     """A phrase as a regex over folded text. ``glued``: the next word may follow without a space
-    (OCR drops spaces: "ExcludingGST"), allowed for qualifiers and long phrases only, where a
-    longer word that merely starts with the phrase is unlikely."""
+    (OCR drops spaces: "ExcludingGST"), allowed for long phrases, where a longer word that merely
+    starts with the phrase is unlikely, and for a short qualifier only when the glued word is a
+    tax's name: "Singh", "Horsham" and "Dontell" are names, not "sin", "hors" and "dont"."""
     words = []
     for word in re.split(r"[\s.\-]+", phrase):
         words.append("".join(_CHAR_CLASSES.get(c, re.escape(c)) for c in word))
-    end = "" if glued else r"(?![a-z])"
+    if not glued:
+        end = r"(?![a-z])"
+    elif len(phrase) >= _FREELY_GLUED_LENGTH:
+        end = ""
+    else:
+        end = rf"(?:(?![a-z])|(?={_TAX_WORD}))"
     return r"(?<![a-z0-9])" + _SEPARATOR.join(words) + end
 
 
@@ -214,9 +225,11 @@ def _key_patterns() -> dict[str, re.Pattern[str]]:
     out = {}
     for key, phrases in LABELS.items():
         ordered = sorted(set(phrases), key=len, reverse=True)
-        glued = key in ("excl", "incl")
+        qualifier = key in ("excl", "incl")
         out[key] = re.compile(
-            "|".join(f"(?:{_phrase_regex(p, glued=glued or len(p) >= 9)})" for p in ordered)
+            "|".join(
+                f"(?:{_phrase_regex(p, glued=qualifier or len(p) >= _FREELY_GLUED_LENGTH)})" for p in ordered
+            )
         )
     return out
 

@@ -645,6 +645,47 @@ def test_a_tax_abbreviation_glued_to_the_word_before_it_is_still_a_label() -> No
         ]
 
 
+def test_a_name_that_begins_with_a_tax_qualifier_keeps_its_first_letters() -> None:
+    """GIVEN a scanned invoice billed to "Singh Software Ltd." (whose first letters spell the
+    Spanish "sin", "without" tax) in a two-column address block
+    WHEN it is read
+    THEN the customer is the whole name, not "GH SOFTWARE LTD." after a qualifier label."""
+    rows = [
+        (0.04, [(0.06, "MURPHY & KOWALSKI LTD")]),
+        (0.06, [(0.06, "96 Park Close · BRIGHTON · BN9 3EU")]),
+        (0.10, [(0.70, "INVOICE")]),
+        (0.12, [(0.60, "Invoice No."), (0.80, "SV-86862")]),
+        (0.14, [(0.60, "Date"), (0.80, "13/07/2024")]),
+        (0.18, [(0.06, "Singh Software Ltd."), (0.55, "MURPHY & KOWALSKI LTD")]),
+        (0.20, [(0.06, "Attn: Isla Mitchell"), (0.55, "96 Park Close")]),
+        (0.22, [(0.06, "105 QUEEN ROAD"), (0.55, "BRIGHTON")]),
+        (0.24, [(0.06, "LONDON"), (0.55, "BN9 3EU")]),
+        (0.26, [(0.06, "N18 7TB")]),
+        (0.40, [(0.06, "Office chair"), (0.80, "257.53")]),
+        (0.60, [(0.55, "Subtotal"), (0.80, "257.53")]),
+        (0.62, [(0.55, "VAT 20%"), (0.80, "51.51")]),
+        (0.64, [(0.55, "Total (GBP)"), (0.80, "309.04")]),
+    ]
+    assert values(read_invoice([page(rows, source="ocr")]))["customer_name"] == "SINGH SOFTWARE LTD."
+
+
+@pytest.mark.parametrize(
+    ("text", "line_labels"),
+    [
+        ("Singh Software Ltd.", []),
+        ("Horsham Gas Ltd", []),
+        ("sinIVA 12,00", [("excl", "sinIVA")]),
+        ("ExcludingGST 5.00", [("excl", "Excluding"), ("tax", "GST")]),
+        ("Summe ohneMwSt", [("total", "Summe"), ("excl", "ohne"), ("tax", "MwSt")]),
+    ],
+)
+def test_a_short_tax_qualifier_is_glued_only_to_a_tax(text: str, line_labels: list[tuple[str, str]]) -> None:
+    from engines.business.labels import label_hits
+
+    line = Line(text=text, score=0.99, bbox=(0.1, 0.7, 0.3, 0.72), page=1)
+    assert [(h.key, text[h.start : h.end]) for h in label_hits(line)] == line_labels
+
+
 @pytest.mark.parametrize(
     ("text", "boilerplate"),
     [

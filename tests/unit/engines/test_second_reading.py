@@ -111,6 +111,11 @@ def test_the_crop_follows_the_reading_frame_of_a_turned_page():
         ("ASMITH", "A SMITH", "A SMITH"),
         ("5714S RIVER ROAD", "5714 S RIVER ROAD", "5714 S RIVER ROAD"),
         ("147 TERCHEMINDU CHATEAU", "147 TER CHEMIN DU CHÂTEAU", "147 TER CHEMIN DU CHÂTEAU"),
+        ("CAFE ROMA", "C a f e Roma", "CAFE ROMA"),
+        # a conjunction of one letter, read in lower case, is a word ("Pérez y Torres")
+        ("PEREZY TORRES SL", "Pérez y Torres SL", "PÉREZ Y TORRES SL"),
+        ("BLUEWAVELUZY GAS S.A.", "BlueWave Luz y Gas S.A.", "BLUEWAVE LUZ Y GAS S.A."),
+        ("ROSSIE FIGLI", "Rossi e Figli", "ROSSI E FIGLI"),
     ],
 )
 def test_tesseracts_gaps_in_a_tracked_out_heading_are_not_word_spaces(
