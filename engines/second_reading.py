@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from engines.business.names import canonical_name, clean_person
+from engines.business.names import canonical_name, clean_person, with_ordinal_indicators
 from engines.images import rotate
 from engines.page_text import PageFrame
 from engines.types import Check, FieldResult
@@ -62,7 +62,17 @@ TESSDATA_ENV = "DOCINTEL_TESSDATA"
 _TESSDATA_CANDIDATES = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
 _MODEL = "Latin"
 # Letters that do not decompose into a base letter and a combining mark.
-_FOLD_SPECIAL = {"ß": "SS", "Ø": "O", "Ł": "L", "Æ": "AE", "Œ": "OE", "Đ": "D", "Þ": "TH", "ẞ": "SS"}
+_FOLD_SPECIAL = {
+    "º": "°",
+    "ß": "SS",
+    "Ø": "O",
+    "Ł": "L",
+    "Æ": "AE",
+    "Œ": "OE",
+    "Đ": "D",
+    "Þ": "TH",
+    "ẞ": "SS",
+}
 # Vertical margins tried in turn, as fractions of the box's height: accents rise above capitals,
 # but a crop reaching into the next line makes Tesseract's single-line mode read nothing.
 _CROP_MARGINS_Y = (0.05, 0.15, 0.0)
@@ -285,6 +295,8 @@ def confirm_fields(
             out[name] = dataclasses.replace(f, confidence=round(f.confidence * _DISAGREEMENT_FACTOR, 4))
             continue
         value = clean_person(merged) if name in _PERSON_FIELDS else canonical_name(merged)
+        if name == "address_street":
+            value = with_ordinal_indicators(value)
         if fold(value).replace(" ", "") and value:
             out[name] = dataclasses.replace(f, value=value, valid=True if f.valid is None else f.valid)
     detail = "" if not disagreed else "not confirmed by a second reading: " + ", ".join(sorted(disagreed))

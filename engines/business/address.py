@@ -41,6 +41,7 @@ from engines.business.names import (
     looks_like_web,
     organisation_at_top,
     respace_fields,
+    with_ordinal_indicators,
 )
 from engines.business.places import CityLine, parse_city_line
 from engines.layout import PageText
@@ -290,7 +291,14 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
     if block is not None:
         city = block.city
         street_text = _house_number_spaced(block.street_text) if source == "ocr" else block.street_text
-        street = Candidate(canonical_name(street_text), None, block.street, block.street_bbox, None, "block")
+        street = Candidate(
+            canonical_name(with_ordinal_indicators(street_text)),
+            None,
+            block.street,
+            block.street_bbox,
+            None,
+            "block",
+        )
         base = 0.85 if block.name is not None else 0.6
         fields["address_street"] = field(street.value, confidence(base, block.street.score), street, source)
         city_cand = Candidate(city.city, None, city.line, city.city_bbox, None, "block")

@@ -94,6 +94,15 @@ def looks_like_date_or_time(text: str) -> bool:
     return bool(find_dates(text, prefer="dmy")) or bool(re.search(r"\b\d{1,2}:\d{2}\b", text))
 
 
+_DEGREE_AFTER_NUMBER = re.compile(r"(?<=\d)\s?°")
+
+
+def with_ordinal_indicators(street: str) -> str:
+    """A street with a floor's or door's ordinal indicator ("6º B", "3º dcha.") where OCR read the
+    degree sign it resembles: an address holds no temperatures."""
+    return _DEGREE_AFTER_NUMBER.sub("º", street)
+
+
 def canonical_name(text: str) -> str:
     """Names as ARCHITECTURE §3.1 wants them: upper case (``str.upper``, so "ß" is "SS"), single
     spaces, "&" between spaces."""

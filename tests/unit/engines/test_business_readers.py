@@ -550,6 +550,21 @@ def test_real_receipts_totals_are_read() -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def test_a_floors_ordinal_indicator_read_as_a_degree_sign_is_an_ordinal_again() -> None:
+    """GIVEN a Spanish bill addressed to "Calle de Santa Ana 138, 6º A", the ordinal read by OCR
+    as the degree sign it resembles
+    WHEN it is read
+    THEN the street carries the ordinal indicator, as printed."""
+    rows = [
+        (0.04, [(0.06, "Canal Greenfield S.A.")]),
+        (0.12, [(0.06, "Jesús Gil Martín"), (0.6, "Fecha: 16/08/2023")]),
+        (0.14, [(0.06, "Calle de Santa Ana 138, 6° A")]),
+        (0.16, [(0.06, "50038 Zaragoza")]),
+    ]
+    got = values(read_proof_of_address([page(rows, source="ocr")]))
+    assert got["address_street"] == "CALLE DE SANTA ANA 138, 6º A"
+
+
 def test_words_ocr_glued_together_are_split_again() -> None:
     rows = [
         (0.04, [(0.06, "SONNENTALBANKAG")]),

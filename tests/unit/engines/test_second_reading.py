@@ -26,6 +26,8 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         ("16-5900 W RIVER ST", "16-5900 W RIVER ST", "16-5900 W RIVER ST"),
         ("MISTRAL NET", "MistralNet", "MISTRALNET"),  # the gap before a camel-case capital
         ("MISTRAL NET", "Mistral Net", "MISTRAL NET"),
+        # an ordinal indicator PP-OCR, which has none, read as a degree sign
+        ("RONDA DE LA PAZ 155 6° B", "Ronda de la Paz 155 6º B", "RONDA DE LA PAZ 155 6º B"),
     ],
 )
 def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
