@@ -260,6 +260,10 @@ _CODES = frozenset(
 _LOCAL = {"rm": "MYR", "rp": "IDR", "fr": "CHF", "sfr": "CHF", "zl": "PLN", "kc": "CZK", "ft": "HUF"}
 _SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS))
 _CODE_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_CODES)) + r")(?![A-Za-z])")
+# A major currency's code with a letter OCR read in lower case ("Balance due UsD"): no word of
+# the six languages is spelled so, while "Eur", "Try" or "Pen" could open a sentence.
+_MISREAD_CODES = frozenset({"USD", "GBP", "CHF", "CAD", "AUD"})
+_MISREAD_CODE_RE = re.compile(r"(?<![A-Za-z])([A-Z](?=[A-Za-z]*[a-z])[A-Za-z]{2})(?![A-Za-z])")
 # Case matters: "FR76..." opens a French IBAN and ".fr" ends a domain; neither is a franc.
 _LOCAL_RE = re.compile(r"(?<![\w.@/\-])(RM|Rp|SFr\.?|Fr\.|zł|Kč|Ft)(?![A-Za-z])")
 _NEAR_NUMBER = re.compile(r"\d")
@@ -281,6 +285,9 @@ def detect_currency(text: str) -> str | None:
             votes[_SYMBOLS[match.group()]] += 2 + _near_digit(line, match)
         for match in _CODE_RE.finditer(line):
             votes[match.group(1)] += 3 + _near_digit(line, match)  # "$ ... CAD": the code says which dollar
+        for match in _MISREAD_CODE_RE.finditer(line):
+            if match.group(1).upper() in _MISREAD_CODES:
+                votes[match.group(1).upper()] += 2 + _near_digit(line, match)
         for match in _LOCAL_RE.finditer(line):
             code = _LOCAL.get(fold(match.group(1)).rstrip(".").replace("ł", "l"))
             if not code:

@@ -222,9 +222,17 @@ _COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bS\.?R\.?L\.?\b|\bS\.?P\.?A\.?\b|\bITALIA\b|\bP\.?\s?IVA\b|\bPartita\b", re.I), "IT"),
     (re.compile(r"\bBTW\b|\bB\.V\.?\b|\bKVK\b|\bNEDERLAND\b", re.I), "NL"),
     (re.compile(r"\bHST\b|\bQST\b|\bCANADA\b", re.I), "CA"),
-    (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|\bVAT Reg", re.I), "GB"),
+    # VAT is the tax of many countries, but of no other country whose documents print it in English
+    (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|VAT\b", re.I), "GB"),
     (re.compile(r"\bSALES TAX\b|\bUSA\b|\bINC\.?\b|\bLLC\b|\bEIN\b", re.I), "US"),
     (re.compile(r"\bSCHWEIZ\b|\bSUISSE\b|\bSVIZZERA\b|\bCHE-\d", re.I), "CH"),
+)
+
+
+# A VAT identification number: the country's code, then 8 to 12 digits (and letters: "FR45...",
+# "ESB1234567X", "NL123456789B01"); OCR may glue it to its label ("No.GB579665683").
+_VAT_ID = re.compile(
+    r"(?<![A-Za-z0-9])(?:No|Nr|EIN|VAT|ID|TVA|IVA|BTW|UID)?(GB|DE|FR|ES|IT|NL|BE|AT|IE|PT|LU|FI|SE|DK|PL)(?=[0-9A-Z]{8,14}\b)(?=(?:[A-Z]?\d){7})"
 )
 
 
@@ -240,6 +248,8 @@ def document_country(indexes: Sequence[PageIndex]) -> str | None:
             iban = find_iban(line.text)
             if iban is not None:
                 votes[iban[0][:2]] += 3
+            for vat_id in _VAT_ID.finditer(line.text):
+                votes[vat_id.group(1)] += 3
             for pattern, country in _COUNTRY_WORDS:
                 if pattern.search(line.text):
                     votes[country] += 1

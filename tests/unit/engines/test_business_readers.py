@@ -565,6 +565,32 @@ def test_a_floors_ordinal_indicator_read_as_a_degree_sign_is_an_ordinal_again() 
     assert got["address_street"] == "CALLE DE SANTA ANA 138, 6º A"
 
 
+@pytest.mark.parametrize(
+    "tax_line",
+    [
+        "VAT No. GB579665683",
+        "EINGB254652213-w",
+        "incl. VAT 20%  2.83",
+    ],  # the VAT id read glued to a garbled label
+)
+def test_a_receipt_that_prints_no_currency_takes_its_countrys_from_the_vat_it_names(tax_line: str) -> None:
+    """GIVEN a British till receipt whose amounts carry no £ sign and whose postcode OCR misread
+    (0X9 6SX), so that only its VAT line says where it is from
+    WHEN it is read
+    THEN its currency is the pound, as the country's currency (a weaker confidence than printed)."""
+    rows = [
+        (0.04, [(0.2, "Wilson's Grocery")]),
+        (0.06, [(0.2, "28Springfield Road")]),
+        (0.08, [(0.2, "0X96SX")]),
+        (0.10, [(0.2, tax_line)]),
+        (0.14, [(0.2, "20/03/2024 16:20")]),
+        (0.20, [(0.1, "Dish Soap"), (0.7, "3.50")]),
+        (0.24, [(0.1, "Total amount"), (0.7, "3.50")]),
+    ]
+    currency = read_receipt([page(rows, source="ocr")]).fields["currency"]
+    assert currency.value == "GBP" and currency.confidence < 0.9
+
+
 def test_words_ocr_glued_together_are_split_again() -> None:
     rows = [
         (0.04, [(0.06, "SONNENTALBANKAG")]),

@@ -146,10 +146,15 @@ def test_canonical_amount_has_exactly_two_decimals() -> None:
         ("HK$ 20", "HKD"),
         ("C$5.00", "CAD"),
         ("$1,234.50", "USD"),
+        ("Balance due UsD 118.91", "USD"),  # a letter of the code read in lower case
     ],
 )
 def test_currency_from_symbols_codes_and_local_abbreviations(text: str, code: str) -> None:
     assert detect_currency(text) == code
+
+
+def test_words_spelled_like_a_code_are_no_currency() -> None:
+    assert detect_currency("Try our new menu\nPen and paper 3.00\nEur-Asia Trading") is None
 
 
 def test_rm_on_an_italian_address_is_not_ringgit() -> None:
