@@ -109,14 +109,41 @@ def read_document(
         name: result.timings_ms.get(name, 0) + second.timings_ms.get(name, 0)
         for name in {**result.timings_ms, **second.timings_ms}
     }
-    if _reading_strength(second) <= _reading_strength(result):
-        return replace(result, timings_ms=timings)
+    deblurred_reads_better = _reading_strength(second) > _reading_strength(result)
+    kept, other = (second, result) if deblurred_reads_better else (result, second)
+    kept = _unverified_where_readings_differ(kept, other)
+    if not deblurred_reads_better:
+        return replace(kept, timings_ms=timings)
     logger.info("Motion blur undone: the deblurred pages read better")
     return replace(
-        second,
-        checks=[*second.checks, Check("motion_blur_corrected", True, "read from deblurred pages")],
+        kept,
+        checks=[*kept.checks, Check("motion_blur_corrected", True, "read from deblurred pages")],
         timings_ms=timings,
     )
+
+
+def _unverified_where_readings_differ(kept: EngineResult, other: EngineResult) -> EngineResult:
+    """``kept`` with every field that both readings of the same pages verified (a check digit
+    passed, a second reader agreed) but as different values marked invalid: a check digit cannot
+    tell M from W (22 and 32 weigh alike), so when the blurred photo reads JW38750 and its
+    deblurred copy JM38750, each passing, the check verified neither, and a person decides."""
+    if kept.document_type != other.document_type:
+        return kept
+    differing = sorted(
+        name
+        for name, f in kept.fields.items()
+        if f.valid is True
+        and f.value
+        and (theirs := other.fields.get(name)) is not None
+        and theirs.valid is True
+        and theirs.value
+        and theirs.value != f.value
+    )
+    if not differing:
+        return kept
+    fields = {name: replace(f, valid=False) if name in differing else f for name, f in kept.fields.items()}
+    detail = "verified as different values by two readings: " + ", ".join(differing)
+    return replace(kept, fields=fields, checks=[*kept.checks, Check("readings_agree", False, detail)])
 
 
 def _read(

@@ -12,8 +12,8 @@ from mrz_pages import blank_page, mrz_font, render_page
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.layout import PageText, page_from_ocr
-from engines.pipeline import _may_hold_mrz, read_document
-from engines.types import EngineError
+from engines.pipeline import _may_hold_mrz, _unverified_where_readings_differ, read_document
+from engines.types import Check, EngineError, EngineResult, FieldResult
 
 pytestmark = pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
 
@@ -157,3 +157,30 @@ def test_an_iban_on_a_dense_page_is_no_reason_for_the_mrz_search() -> None:
     assert not _may_hold_mrz(_dense_page("IBAN FR7630006000011234567890189"))
     assert not _may_hold_mrz(_dense_page("FR76 3000 6000 0112 3456 7890 189"))
     assert _may_hold_mrz(_dense_page(*TD3))
+
+
+def _reading(document_number: str, *, surname: str = "LI HASSAN") -> EngineResult:
+    fields = {
+        "document_number": FieldResult(document_number, 0.99, 1, None, "mrz", True),
+        "surname": FieldResult(surname, 0.9, 1, None, "mrz", None),
+    }
+    return EngineResult("id_card", 0.99, 1, fields, [Check("mrz_check_digits", True)])
+
+
+def test_a_value_two_readings_verify_differently_is_verified_by_neither() -> None:
+    """GIVEN a shaken photo read as taken (JW38750) and deblurred (JM38750), the check digit
+    passing both times, since it weighs M and W alike
+    WHEN the readings are reconciled
+    THEN the kept document number is invalid and a failed check names it for the reviewer."""
+    kept = _unverified_where_readings_differ(_reading("JM38750"), _reading("JW38750"))
+    assert kept.fields["document_number"].valid is False
+    assert kept.fields["surname"].valid is None
+    failed = [c for c in kept.checks if not c.passed]
+    assert [(c.name, c.detail.endswith("document_number")) for c in failed] == [("readings_agree", True)]
+
+
+def test_readings_that_differ_only_where_nothing_verified_them_are_left_alone() -> None:
+    """A name no check digit guards may differ between a blurred and a deblurred reading: the
+    better reading is kept as it is (its own confidence and checks speak for it)."""
+    kept = _reading("JM38750", surname="LI HASSAN")
+    assert _unverified_where_readings_differ(kept, _reading("JM38750", surname="LI HASSAM")) == kept
