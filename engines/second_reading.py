@@ -95,6 +95,17 @@ def merge_readings(first: str, second: str) -> str | None:
     """``first`` (PP-OCR's value) with ``second``'s accents and both readers' spaces, when
     ``second`` contains the same letters as ``first`` once folded (it may carry stray marks
     before or after: a border read as "|", a label's tail); ``None`` when they disagree."""
+    merged = _merged(first, second)
+    return merged.value if merged is not None else None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Merged:
+    value: str
+    spaces_overruled: bool  # some of Tesseract's word spaces were taken for letter spacing
+
+
+def _merged(first: str, second: str) -> _Merged | None:
     target = fold(first).replace(" ", "")
     if not target:
         return None
@@ -135,7 +146,8 @@ def merge_readings(first: str, second: str) -> str | None:
         if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
             spaces.add(letters_seen)
         letters_seen += len(spelling)
-    spaces -= _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
+    letter_spacing = _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
+    spaces -= letter_spacing
     merged: list[str] = []
     letters_seen = 0
     for offset, (char, spelling, _, _) in enumerate(window):
@@ -143,7 +155,7 @@ def merge_readings(first: str, second: str) -> str | None:
             merged.append(" ")
         merged.append(char)
         letters_seen += len(spelling)
-    return "".join(merged)
+    return _Merged("".join(merged), bool(letter_spacing))
 
 
 def _letter_spacing(
@@ -277,7 +289,7 @@ def confirm_fields(
         for margin in _CROP_MARGINS_Y:
             second = reader.read_line(_crop(straightened[f.page], f.bbox, margin))
             seconds.append(second)
-            merged = merge_readings(f.value, second) if second else None
+            merged = _merged(f.value, second) if second else None
             if merged is not None:
                 break
         if merged is None:
@@ -294,11 +306,16 @@ def confirm_fields(
             disagreed.append(name)
             out[name] = dataclasses.replace(f, confidence=round(f.confidence * _DISAGREEMENT_FACTOR, 4))
             continue
-        value = clean_person(merged) if name in _PERSON_FIELDS else canonical_name(merged)
+        value = clean_person(merged.value) if name in _PERSON_FIELDS else canonical_name(merged.value)
         if name == "address_street":
             value = with_ordinal_indicators(value)
-        if fold(value).replace(" ", "") and value:
-            out[name] = dataclasses.replace(f, value=value, valid=True if f.valid is None else f.valid)
+        if not (fold(value).replace(" ", "") and value):
+            continue
+        # The readers agree on the letters; where PP-OCR's word was kept against Tesseract's
+        # spaces ("BLUEWAVELUZY" against "BLUEWAVE LUZ Y"), they did not agree on the words, and
+        # the value takes the accents without the cross-check.
+        agreed = not merged.spaces_overruled
+        out[name] = dataclasses.replace(f, value=value, valid=True if f.valid is None and agreed else f.valid)
     detail = "" if not disagreed else "not confirmed by a second reading: " + ", ".join(sorted(disagreed))
     return out, [Check(CHECK_NAME, not disagreed, detail)]
 

@@ -8,7 +8,14 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.page_text import PageFrame
-from engines.second_reading import CHECK_NAME, confirm_fields, fold, merge_readings, respell_unspellable
+from engines.second_reading import (
+    CHECK_NAME,
+    _merged,
+    confirm_fields,
+    fold,
+    merge_readings,
+    respell_unspellable,
+)
 from engines.types import FieldResult
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -126,3 +133,21 @@ def test_tesseracts_gaps_in_a_tracked_out_heading_are_not_word_spaces(
     """A heading printed with wide letter spacing reads as letter groups in Tesseract; PP-OCR's
     whole word stands, while a single missing word space is still restored."""
     assert merge_readings(first, second) == merged
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "overruled"),
+    [
+        ("BLUEWAVELUZY GAS S.A.", "BLUEWAVE LUZ Y GAS S.A.", True),  # PP-OCR's word kept against Tesseract's
+        ("RESTAURANT PINEWOOD", "RES TAURAN T PINEWOOD", True),
+        ("DUSSELDORFEG", "DÜSSELDORF EG", False),  # a lost space restored: the readers agree
+        ("MULLER", "Müller", False),
+    ],
+)
+def test_a_merge_that_overrules_tesseracts_word_spaces_says_so(
+    first: str, second: str, overruled: bool
+) -> None:
+    """Where the letter-spacing rule keeps PP-OCR's word against Tesseract's spaces, the readers
+    agreed on the letters but not on the words: such a value gets no cross-check (confirm_fields)."""
+    merged = _merged(first, second)
+    assert merged is not None and merged.spaces_overruled is overruled
