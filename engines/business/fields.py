@@ -184,6 +184,7 @@ def find_value(
 
 def _right_of(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> Candidate | None:
     row = index.rows[index.row_of(line)]
+    passed_a_caption = False
     for other in sorted((o for o in row if o.x0 >= line.x1 - 0.01 and o is not line), key=lambda o: o.x0):
         if _under_other_label(index, other, line):
             continue  # it belongs to the label printed just above it ("FROM" over the vendor's name)
@@ -191,11 +192,32 @@ def _right_of(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> Can
         if own and own[0].start <= 3 and not _label_is_part_of_value(own[0]):
             break
         parsed = parse(other.text)
-        if parsed is not None:
-            return Candidate(
-                parsed.value, parsed.raw, other, other.span_bbox(parsed.start, parsed.end), hit, "right"
-            )
+        if parsed is None:
+            passed_a_caption = passed_a_caption or _has_cell_below(index, other)
+            continue
+        if passed_a_caption:
+            # A header row of captions, each over its value, that OCR set in one row with the
+            # values (rows touching): "Rechnungsdatum | Fälliger Betrag | Fällig am" over
+            # "2025-03-28 | 228,49 EUR | 2025-04-11". The label's value is the one under it, not
+            # the first that parses right of it, past a caption OCR misspelt ("Falig am").
+            under = _below(index, hit, line, parse, below_rows=1)
+            if under is not None:
+                return under
+        return Candidate(
+            parsed.value, parsed.raw, other, other.span_bbox(parsed.start, parsed.end), hit, "right"
+        )
     return None
+
+
+def _has_cell_below(index: PageIndex, cell: Line) -> bool:
+    """Is a line printed just under ``cell``, overlapping its columns (a caption over its value)?"""
+    return any(
+        other is not cell
+        and cell.y_center + 0.5 * cell.height < other.y_center
+        and other.y0 - cell.y1 <= cell.height
+        and _overlap(other.bbox, cell.bbox) > 0
+        for other in index.page.lines
+    )
 
 
 def _right_near(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> Candidate | None:
@@ -228,6 +250,12 @@ def _right_near(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> C
     parsed = parse(other.text)
     if parsed is None:
         return None
+    if any(
+        line.x1 - 0.01 <= caption.x0 < other.x0 and _has_cell_below(index, caption)
+        for caption in index.rows[number]
+        if caption is not line
+    ):
+        return _below(index, hit, line, parse, below_rows=1)  # a header row over its values
     return Candidate(parsed.value, parsed.raw, other, other.span_bbox(parsed.start, parsed.end), hit, "right")
 
 

@@ -591,6 +591,28 @@ def test_a_receipt_that_prints_no_currency_takes_its_countrys_from_the_vat_it_na
     assert currency.value == "GBP" and currency.confidence < 0.9
 
 
+def test_a_caption_row_set_tight_over_its_values_gives_each_label_the_value_under_it() -> None:
+    """GIVEN a German electricity bill whose row of captions ("Rechnungsdatum | Fälliger Betrag |
+    Fällig am") stands so close over its values that the rows touch, two captions misspelt by OCR
+    WHEN it is read
+    THEN the bill's date is the one under "Rechnungsdatum", not the due date further right."""
+    lines = [
+        ("Redfernstrom", (0.24, 0.085, 0.36, 0.099)),
+        ("Rechnungsdatum", (0.195, 0.181, 0.262, 0.193)),
+        ("Faliger Berag", (0.364, 0.181, 0.42, 0.193)),
+        ("Falig am", (0.531, 0.181, 0.568, 0.193)),
+        ("2025-03-28", (0.196, 0.192, 0.255, 0.203)),
+        ("228,49EUR", (0.364, 0.192, 0.426, 0.204)),
+        ("2025-04-11", (0.531, 0.191, 0.589, 0.203)),
+        ("FRAU", (0.188, 0.242, 0.223, 0.255)),
+        ("L. HOFMANN", (0.188, 0.254, 0.256, 0.265)),
+        ("MUHLENSTR.145", (0.188, 0.266, 0.27, 0.277)),
+        ("45026ESSEN", (0.188, 0.278, 0.26, 0.289)),
+    ]
+    ocr = PageText(1, tuple(sort_reading_order([Line(t, 0.95, box, 1) for t, box in lines])), "ocr")
+    assert read_proof_of_address([ocr]).fields["document_date"].value == "2025-03-28"
+
+
 def test_words_ocr_glued_together_are_split_again() -> None:
     rows = [
         (0.04, [(0.06, "SONNENTALBANKAG")]),
