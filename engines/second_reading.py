@@ -105,7 +105,9 @@ class _Merged:
     spaces_overruled: bool  # some of Tesseract's word spaces were taken for letter spacing
 
 
-def _merged(first: str, second: str) -> _Merged | None:
+def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
+    """The merge of :func:`merge_readings`; ``person``: the value is a person's name, whose words
+    all begin with a capital but for a few particles ("van", "de")."""
     target = fold(first).replace(" ", "")
     if not target:
         return None
@@ -147,6 +149,8 @@ def _merged(first: str, second: str) -> _Merged | None:
             spaces.add(letters_seen)
         letters_seen += len(spelling)
     letter_spacing = _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
+    if person:
+        letter_spacing |= _gaps_inside_a_name(spaces - first_spaces, window)
     spaces -= letter_spacing
     merged: list[str] = []
     letters_seen = 0
@@ -178,6 +182,36 @@ def _letter_spacing(
         singles = sum(1 for a, b in pairwise(cuts) if b - a == 1 and a not in one_letter_words)
         if singles >= 2 or (cuts[-1] - cuts[-2] == 1 and cuts[-2] not in one_letter_words):
             dropped.update(inside)
+    return dropped
+
+
+# Lower-case words of people's names: particles of surnames and conjunctions.
+_NAME_PARTICLES = frozenset(
+    {"van", "von", "der", "den", "de", "del", "della", "des", "di", "da", "do", "dos", "du", "la", "le",
+     "ter", "ten", "y", "e", "bin", "ibn", "al", "el"}
+)  # fmt: skip
+
+
+def _gaps_inside_a_name(extra: set[int], window: list[tuple[str, str, bool, bool]]) -> set[int]:
+    """Tesseract's spaces inside one of PP-OCR's words of a person's name, between two letters it
+    read in lower case, where the piece after is no particle ("Thom pson"): a name's words begin
+    with a capital, so that gap is a wide letter space, not a word break ("Maria de Souza" is)."""
+    positions: list[int] = []
+    letters_seen = 0
+    for _, spelling, _, _ in window:
+        positions.append(letters_seen)
+        letters_seen += len(spelling)
+    dropped: set[int] = set()
+    for offset in range(1, len(window)):
+        if positions[offset] not in extra:
+            continue
+        before, after = window[offset - 1], window[offset]
+        if not (before[3] and after[3] and before[0].isalpha() and after[0].isalpha()):
+            continue
+        end = next((i for i in range(offset + 1, len(window)) if window[i][2]), len(window))
+        piece = "".join(char for char, _, _, _ in window[offset:end]).lower()
+        if piece not in _NAME_PARTICLES:
+            dropped.add(positions[offset])
     return dropped
 
 
@@ -289,7 +323,7 @@ def confirm_fields(
         for margin in _CROP_MARGINS_Y:
             second = reader.read_line(_crop(straightened[f.page], f.bbox, margin))
             seconds.append(second)
-            merged = _merged(f.value, second) if second else None
+            merged = _merged(f.value, second, person=name in _PERSON_FIELDS) if second else None
             if merged is not None:
                 break
         if merged is None:

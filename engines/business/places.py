@@ -115,10 +115,36 @@ def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> 
     lead = len(raw) - len(raw.lstrip())
     base = offset + lead
     parsed = _city_line(line, stripped, base)
-    repaired = _DIGITS_IN_WORDS.sub(_as_letters, stripped)
-    if parsed is None and repaired != stripped:
-        parsed = _city_line(line, repaired, base)  # same length: the boxes still fit
+    for repair in (_DIGITS_IN_WORDS.sub(_as_letters, stripped), _uk_postcode_repaired(stripped)):
+        if parsed is None and repair != stripped:
+            parsed = _city_line(line, repair, base)  # same length: the boxes still fit
     return parsed
+
+
+# A British postcode at a line's end as OCR misreads it: its letters in lower case or read as
+# the digits they resemble ("Oxford Ox96NZ", "0X9 6SX"), its inward digit read as a letter
+# ("S6TAL" for S6 7AL).
+_UK_POSTCODE_MISREAD = re.compile(
+    r"(?:(?<=[\s,a-z])|^)(?P<area>[A-Za-z0158]{1,2})(?P<district>\d[A-Za-z\d]?)(?P<gap>\s*)"
+    r"(?P<sector>[\dOoIlSBT])(?P<unit>[A-Za-z0158]{2})$"
+)
+_AS_LETTER = str.maketrans("0158", "OISB")
+_AS_DIGIT = str.maketrans("OoIlSBT", "0011587")
+
+
+def _uk_postcode_repaired(text: str) -> str:
+    """``text`` with a misread British postcode at its end spelled as one (same length), or as it was."""
+    match = _UK_POSTCODE_MISREAD.search(text)
+    if match is None or not any(c.isalpha() for c in match["area"]):
+        return text  # an area of digits alone ("12 OBS") is no misread postcode
+    postcode = (
+        match["area"].upper().translate(_AS_LETTER)
+        + match["district"].upper()
+        + match["gap"]
+        + match["sector"].translate(_AS_DIGIT)
+        + match["unit"].upper().translate(_AS_LETTER)
+    )
+    return text[: match.start()] + postcode
 
 
 def _city_line(line: Line, stripped: str, base: int) -> CityLine | None:

@@ -613,6 +613,23 @@ def test_a_caption_row_set_tight_over_its_values_gives_each_label_the_value_unde
     assert read_proof_of_address([ocr]).fields["document_date"].value == "2025-03-28"
 
 
+@pytest.mark.parametrize(
+    ("text", "city", "postcode"),
+    [
+        ("Oxford Ox96NZ", "OXFORD", "OX9 6NZ"),  # a letter read in lower case
+        ("OXFORD 0X9 6SX", "OXFORD", "OX9 6SX"),  # O read as zero
+        ("0X96SX", "", "OX9 6SX"),
+        ("SHEFTIELD S6TAL", "SHEFTIELD", "S6 7AL"),  # the inward 7 read as T
+        ("Item 12 OBS", None, None),  # an area of digits alone is no postcode
+    ],
+)
+def test_a_british_postcode_ocr_misread_is_still_a_postcode(
+    text: str, city: str | None, postcode: str | None
+) -> None:
+    parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
+    assert (parsed.city, parsed.postal_code) == (city, postcode) if parsed else city is None
+
+
 def test_words_ocr_glued_together_are_split_again() -> None:
     rows = [
         (0.04, [(0.06, "SONNENTALBANKAG")]),

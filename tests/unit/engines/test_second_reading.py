@@ -151,3 +151,20 @@ def test_a_merge_that_overrules_tesseracts_word_spaces_says_so(
     agreed on the letters but not on the words: such a value gets no cross-check (confirm_fields)."""
     merged = _merged(first, second)
     assert merged is not None and merged.spaces_overruled is overruled
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged", "overruled"),
+    [
+        ("MRJOSEPH THOMPSON", "Mr Joseph Thom pson", "MR JOSEPH THOMPSON", True),  # a gap inside a word
+        ("MARIADE SOUZA", "Maria de Souza", "MARIA DE SOUZA", False),  # a particle is a word
+        ("LUDWIG VANBEETHOVEN", "Ludwig van Beethoven", "LUDWIG VAN BEETHOVEN", False),
+    ],
+)
+def test_a_persons_name_splits_only_before_a_capital_or_a_particle(
+    first: str, second: str, merged: str, overruled: bool
+) -> None:
+    """A person's name has capitalised words and a few lower-case particles: Tesseract's gap
+    between two lower-case letters of one word is letter spacing, and costs the cross-check."""
+    result = _merged(first, second, person=True)
+    assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
