@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from engines.business.names import canonical_name, clean_person, with_ordinal_indicators
+from engines.business.names import canonical_name, clean_person, is_courtesy_title, with_ordinal_indicators
 from engines.images import rotate
 from engines.page_text import PageFrame
 from engines.types import Check, FieldResult
@@ -138,6 +138,8 @@ def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
             break
     if first_index is None or last_index is None:
         return None
+    if _cut_from_a_word(chars, first_index, last_index):
+        return None
     window = chars[first_index : last_index + 1]
     first_spaces = _space_positions(first)
     # where a space goes, counted in folded letters; then Tesseract's own spaces that would
@@ -160,6 +162,21 @@ def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
         merged.append(char)
         letters_seen += len(spelling)
     return _Merged("".join(merged), bool(letter_spacing))
+
+
+def _cut_from_a_word(chars: list[tuple[str, str, bool, bool]], first: int, last: int) -> bool:
+    """Does PP-OCR's value begin or end inside one of Tesseract's words? Its box then cut the word
+    (Tesseract reads "icerie Moreau" where PP-OCR read "CERIE MOREAU" of "Épicerie Moreau"), and
+    letters the box lost are no agreement. A courtesy title glued before a name ("MrJames") is
+    the one word allowed to run into the value."""
+    if last + 1 < len(chars) and not chars[last + 1][2] and chars[last + 1][0].isalpha():
+        return True
+    if first == 0 or chars[first][2] or not chars[first - 1][0].isalpha():
+        return False
+    start = first
+    while start > 0 and not chars[start][2]:
+        start -= 1
+    return not is_courtesy_title("".join(char for char, _, _, _ in chars[start:first]))
 
 
 def _letter_spacing(

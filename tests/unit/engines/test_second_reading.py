@@ -35,6 +35,7 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         ("MISTRAL NET", "Mistral Net", "MISTRAL NET"),
         # an ordinal indicator PP-OCR, which has none, read as a degree sign
         ("RONDA DE LA PAZ 155 6° B", "Ronda de la Paz 155 6º B", "RONDA DE LA PAZ 155 6º B"),
+        ("JAMES PATEL", "MrJames Patel", "JAMES PATEL"),  # a courtesy title glued to the name
     ],
 )
 def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
@@ -47,6 +48,8 @@ def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, sec
         ("TUNDE WEISSMILLER", "Tunde Weissmüller"),  # a different letter: no exact merge
         ("ANOUKVOS", ""),
         ("CAFE", "CAFÉ CAFE"),  # twice in the second reading: ambiguous
+        ("CERIE MOREAU", "icerie Moreau"),  # PP-OCR's box cut "Épicerie": the value begins inside a word
+        ("CAFE ROM", "Cafe Roma"),  # ... or ends inside one
         ("SMITH", "SMIT"),
     ],
 )
