@@ -105,15 +105,16 @@ class _Merged:
     spaces_overruled: bool  # some of Tesseract's word spaces were taken for letter spacing
 
 
-def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
-    """The merge of :func:`merge_readings`; ``person``: the value is a person's name, whose words
-    all begin with a capital but for a few particles ("van", "de")."""
+_Char = tuple[str, str, bool, bool]  # upper case, folded spelling, space before, read in lower case
+
+
+def _located(first: str, second: str) -> tuple[list[_Char], int, int] | None:
+    """``second``'s characters and the first and last of those that spell ``first`` (folded,
+    spaces aside), or None where they do not, or twice."""
     target = fold(first).replace(" ", "")
     if not target:
         return None
-    # each of second's non-space characters (upper case), its folded spelling, whether a space
-    # precedes it, and whether Tesseract read it in lower case
-    chars: list[tuple[str, str, bool, bool]] = []
+    chars: list[_Char] = []
     space_before = False
     for original in " ".join(second.split()):
         if original == " ":
@@ -138,8 +139,24 @@ def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
             break
     if first_index is None or last_index is None:
         return None
-    if _cut_from_a_word(chars, first_index, last_index):
+    return chars, first_index, last_index
+
+
+def cut_from_a_word(first: str, second: str) -> bool:
+    """Does PP-OCR's value ``first`` begin or end inside one of the words of Tesseract's reading
+    ``second`` of the same box? See :func:`_cut_from_a_word`."""
+    located = _located(first, second)
+    return located is not None and _cut_from_a_word(*located)
+
+
+def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
+    """The merge of :func:`merge_readings`; ``person``: the value is a person's name, whose words
+    all begin with a capital but for a few particles ("van", "de")."""
+    located = _located(first, second)
+    if located is None or _cut_from_a_word(*located):
         return None
+    chars, first_index, last_index = located
+    target = fold(first).replace(" ", "")
     window = chars[first_index : last_index + 1]
     first_spaces = _space_positions(first)
     # where a space goes, counted in folded letters; then Tesseract's own spaces that would
@@ -164,7 +181,7 @@ def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
     return _Merged("".join(merged), bool(letter_spacing))
 
 
-def _cut_from_a_word(chars: list[tuple[str, str, bool, bool]], first: int, last: int) -> bool:
+def _cut_from_a_word(chars: list[_Char], first: int, last: int) -> bool:
     """Does PP-OCR's value begin or end inside one of Tesseract's words? Its box then cut the word
     (Tesseract reads "icerie Moreau" where PP-OCR read "CERIE MOREAU" of "Épicerie Moreau"), and
     letters the box lost are no agreement. A courtesy title glued before a name ("MrJames") is
@@ -340,6 +357,8 @@ def confirm_fields(
         for margin in _CROP_MARGINS_Y:
             second = reader.read_line(_crop(straightened[f.page], f.bbox, margin))
             seconds.append(second)
+            if second and cut_from_a_word(f.value, second):
+                break  # the box lost letters of a word, whatever a narrower crop shows
             merged = _merged(f.value, second, person=name in _PERSON_FIELDS) if second else None
             if merged is not None:
                 break

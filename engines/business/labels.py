@@ -191,7 +191,9 @@ TITLES = (
     "sales receipt", "commercial invoice", "proforma invoice", "credit note", "invoice receipt",
     "factura simplificada", "ticket de caisse", "ticket de compra", "documento commerciale",
     "scontrino fiscale", "kassenbeleg", "bon de caisse", "cash sale", "cash sales", "tax receipt",
-    "sales slip", "till receipt",
+    "sales slip", "till receipt", "extrait de compte", "extrait de compte courant", "releve de compte courant",
+    "releve de comptes", "releve bancaire", "extracto de cuenta", "extracto de cuenta corriente",
+    "estratto conto corrente", "statement of account", "current account statement", "rekeningoverzicht",
 )  # fmt: skip
 
 _FREELY_GLUED_LENGTH = 9  # letters of a phrase long enough to be a label whatever follows it

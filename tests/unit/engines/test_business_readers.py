@@ -630,6 +630,24 @@ def test_a_british_postcode_ocr_misread_is_still_a_postcode(
     assert (parsed.city, parsed.postal_code) == (city, postcode) if parsed else city is None
 
 
+@pytest.mark.parametrize("title", ["EXTRAIT DE COMPTE", "RELEVÉ DE COMPTE COURANT"])
+def test_a_statements_title_is_not_its_issuer(title: str) -> None:
+    """GIVEN a French statement headed by its title, the bank's name below it
+    WHEN it is read
+    THEN the issuer is the bank, not the title."""
+    rows = [
+        (0.04, [(0.06, title)]),
+        (0.07, [(0.06, "Crédit Levante")]),
+        (0.09, [(0.06, "12 rue de la Paix, 75002 Paris")]),
+        (0.16, [(0.06, "M. Karim Laurent"), (0.6, "Date : 12/04/2023")]),
+        (0.18, [(0.06, "83 place de la Gare")]),
+        (0.20, [(0.06, "33300 Bordeaux")]),
+        (0.26, [(0.06, "IBAN FR76 3000 6000 0112 3456 7890 189")]),
+        (0.30, [(0.06, "Période du 01/03/2023 au 31/03/2023")]),
+    ]
+    assert read_bank_statement([page(rows)]).fields["issuer_name"].value == "CRÉDIT LEVANTE"
+
+
 def test_words_ocr_glued_together_are_split_again() -> None:
     rows = [
         (0.04, [(0.06, "SONNENTALBANKAG")]),
