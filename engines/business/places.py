@@ -249,7 +249,7 @@ _COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bBTW\b|\bB\.V\.?\b|\bKVK\b|\bNEDERLAND\b", re.I), "NL"),
     (re.compile(r"\bHST\b|\bQST\b|\bCANADA\b", re.I), "CA"),
     # VAT is the tax of many countries, but of no other country whose documents print it in English
-    (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|VAT\b", re.I), "GB"),
+    (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|(?<![A-Za-z])VAT(?![A-Za-z])", re.I), "GB"),
     (re.compile(r"\bSALES TAX\b|\bUSA\b|\bINC\.?\b|\bLLC\b|\bEIN\b", re.I), "US"),
     (re.compile(r"\bSCHWEIZ\b|\bSUISSE\b|\bSVIZZERA\b|\bCHE-\d", re.I), "CH"),
 )
