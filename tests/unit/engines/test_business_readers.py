@@ -571,6 +571,7 @@ def test_a_floors_ordinal_indicator_read_as_a_degree_sign_is_an_ordinal_again() 
         "VAT No. GB579665683",
         "EINGB254652213-w",
         "incl. VAT 20%  2.83",
+        "incl.VAT20%  2.83",  # the tax glued to its rate
     ],  # the VAT id read glued to a garbled label
 )
 def test_a_receipt_that_prints_no_currency_takes_its_countrys_from_the_vat_it_names(tax_line: str) -> None:
