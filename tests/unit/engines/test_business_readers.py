@@ -575,14 +575,14 @@ def test_a_floors_ordinal_indicator_read_as_a_degree_sign_is_an_ordinal_again() 
     ],  # the VAT id read glued to a garbled label
 )
 def test_a_receipt_that_prints_no_currency_takes_its_countrys_from_the_vat_it_names(tax_line: str) -> None:
-    """GIVEN a British till receipt whose amounts carry no £ sign and whose postcode OCR misread
-    (0X9 6SX), so that only its VAT line says where it is from
+    """GIVEN a British till receipt whose amounts carry no £ sign and whose postcode line OCR lost,
+    so that only its VAT line says where it is from
     WHEN it is read
     THEN its currency is the pound, as the country's currency (a weaker confidence than printed)."""
     rows = [
         (0.04, [(0.2, "Wilson's Grocery")]),
         (0.06, [(0.2, "28Springfield Road")]),
-        (0.08, [(0.2, "0X96SX")]),
+        (0.08, [(0.2, "OXFORD")]),
         (0.10, [(0.2, tax_line)]),
         (0.14, [(0.2, "20/03/2024 16:20")]),
         (0.20, [(0.1, "Dish Soap"), (0.7, "3.50")]),
