@@ -142,19 +142,17 @@ def _located(first: str, second: str) -> tuple[list[_Char], int, int] | None:
     return chars, first_index, last_index
 
 
-def cut_from_a_word(first: str, second: str) -> bool:
-    """Does PP-OCR's value ``first`` begin or end inside one of the words of Tesseract's reading
-    ``second`` of the same box? See :func:`_cut_from_a_word`."""
-    located = _located(first, second)
-    return located is not None and _cut_from_a_word(*located)
-
-
 def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
     """The merge of :func:`merge_readings`; ``person``: the value is a person's name, whose words
     all begin with a capital but for a few particles ("van", "de")."""
     located = _located(first, second)
     if located is None or _cut_from_a_word(*located):
         return None
+    return _merged_at(first, located, person=person)
+
+
+def _merged_at(first: str, located: tuple[list[_Char], int, int], *, person: bool) -> _Merged:
+    """The merge of ``first`` into the characters of the second reading that spell it."""
     chars, first_index, last_index = located
     target = fold(first).replace(" ", "")
     window = chars[first_index : last_index + 1]
@@ -226,7 +224,7 @@ _NAME_PARTICLES = frozenset(
 )  # fmt: skip
 
 
-def _gaps_inside_a_name(extra: set[int], window: list[tuple[str, str, bool, bool]]) -> set[int]:
+def _gaps_inside_a_name(extra: set[int], window: list[_Char]) -> set[int]:
     """Tesseract's spaces inside one of PP-OCR's words of a person's name, between two letters it
     read in lower case, where the piece after is no particle ("Thom pson"): a name's words begin
     with a capital, so that gap is a wide letter space, not a word break ("Maria de Souza" is)."""
@@ -253,7 +251,7 @@ def _gaps_inside_a_name(extra: set[int], window: list[tuple[str, str, bool, bool
 _ONE_LETTER_WORDS = frozenset("yeoiuaà")
 
 
-def _one_letter_words(window: list[tuple[str, str, bool, bool]]) -> set[int]:
+def _one_letter_words(window: list[_Char]) -> set[int]:
     """Where Tesseract read a one-letter conjunction in lower case as a word of its own, counted in
     folded letters before it: a word, not a letter of a tracked-out heading (those are capitals)."""
     found: set[int] = set()
@@ -357,11 +355,13 @@ def confirm_fields(
         for margin in _CROP_MARGINS_Y:
             second = reader.read_line(_crop(straightened[f.page], f.bbox, margin))
             seconds.append(second)
-            if second and cut_from_a_word(f.value, second):
+            located = _located(f.value, second) if second else None
+            if located is None:
+                continue
+            if _cut_from_a_word(*located):
                 break  # the box lost letters of a word, whatever a narrower crop shows
-            merged = _merged(f.value, second, person=name in _PERSON_FIELDS) if second else None
-            if merged is not None:
-                break
+            merged = _merged_at(f.value, located, person=name in _PERSON_FIELDS)
+            break
         if merged is None:
             respelled = next(
                 (r for r in (respell_unspellable(f.value, x) for x in seconds if x) if r is not None), None

@@ -12,7 +12,6 @@ from engines.second_reading import (
     CHECK_NAME,
     _merged,
     confirm_fields,
-    cut_from_a_word,
     fold,
     merge_readings,
     respell_unspellable,
@@ -172,11 +171,3 @@ def test_a_persons_name_splits_only_before_a_capital_or_a_particle(
     between two lower-case letters of one word is letter spacing, and costs the cross-check."""
     result = _merged(first, second, person=True)
     assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
-
-
-def test_a_value_its_box_cut_from_a_word_is_told_apart_from_a_whole_one() -> None:
-    """Tesseract reading the same box a little taller may see the cut letters or not: a value
-    found cut from a word in any crop is no agreement (confirm_fields stops trying crops)."""
-    assert cut_from_a_word("CERIE MOREAU", "icerie Moreau")
-    assert not cut_from_a_word("CERIE MOREAU", "cerie Moreau")
-    assert not cut_from_a_word("JAMES PATEL", "MrJames Patel")
