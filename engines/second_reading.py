@@ -162,7 +162,14 @@ def _merged_at(first: str, located: tuple[list[_Char], int, int], *, person: boo
     spaces: set[int] = set()
     letters_seen = 0
     for offset, (_, spelling, spaced, _) in enumerate(window):
-        if offset and (spaced or (letters_seen in first_spaces and not _camel_case_joint(window, offset))):
+        if offset and (
+            spaced
+            or (
+                letters_seen in first_spaces
+                and not _camel_case_joint(window, offset)
+                and not _lone_letter_joint(window, offset, letters_seen, first_spaces)
+            )
+        ):
             spaces.add(letters_seen)
         letters_seen += len(spelling)
     letter_spacing = _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
@@ -271,6 +278,16 @@ def _camel_case_joint(window: list[tuple[str, str, bool, bool]], offset: int) ->
     saw one word."""
     previous, current = window[offset - 1], window[offset]
     return previous[3] and previous[0].isalpha() and current[0].isalpha() and not current[3]
+
+
+def _lone_letter_joint(window: list[_Char], offset: int, position: int, first_spaces: set[int]) -> bool:
+    """Does PP-OCR's space there leave one letter alone as a word ("F RISCHKAUF") where Tesseract
+    reads that letter running into lower-case ones ("frischkauf")? A monospaced capital's wide
+    side bearing is what the word-space restorer took for a space; a word continued in lower
+    case is one word, and an initial is followed by a capital ("A Smith")."""
+    previous, current = window[offset - 1], window[offset]
+    starts_a_word = position - 1 == 0 or position - 1 in first_spaces or previous[2]
+    return starts_a_word and previous[0].isalpha() and current[0].isalpha() and current[3]
 
 
 # What PP-OCR prints for a letter its alphabet lacks besides the bare letter: the diaeresis and

@@ -36,6 +36,9 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         # an ordinal indicator PP-OCR, which has none, read as a degree sign
         ("RONDA DE LA PAZ 155 6° B", "Ronda de la Paz 155 6º B", "RONDA DE LA PAZ 155 6º B"),
         ("JAMES PATEL", "MrJames Patel", "JAMES PATEL"),  # a courtesy title glued to the name
+        # the restorer's space after a monospaced capital, where Tesseract reads one word
+        ("F RISCHKAUF WEBER", "frischkauf Weber", "FRISCHKAUF WEBER"),
+        ("A SMITH", "ASmith", "A SMITH"),  # an initial: a capital follows it
     ],
 )
 def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
