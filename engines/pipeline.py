@@ -109,7 +109,7 @@ def read_document(
         name: result.timings_ms.get(name, 0) + second.timings_ms.get(name, 0)
         for name in {**result.timings_ms, **second.timings_ms}
     }
-    deblurred_reads_better = _reading_strength(second) > _reading_strength(result)
+    deblurred_reads_better = _reads_better(second, result)
     kept, other = (second, result) if deblurred_reads_better else (result, second)
     kept = _unverified_where_readings_differ(kept, other)
     if not deblurred_reads_better:
@@ -214,6 +214,19 @@ def _read(
         engine_version=ENGINE_VERSION,
         timings_ms=timer.as_ms(),
     )
+
+
+def _reads_better(candidate: EngineResult, baseline: EngineResult) -> bool:
+    """Is ``candidate`` the better of two readings of the same pages? Two readings that recognised
+    different types are weighed by how sure each classification is: their fields belong to
+    different schemas (a statement has more of them than an invoice), so their sums say nothing
+    of which is right. Readings of one type are weighed by :func:`_reading_strength`."""
+    if (
+        candidate.document_type != baseline.document_type
+        and "other" not in (candidate.document_type, baseline.document_type)
+    ):
+        return candidate.document_type_confidence > baseline.document_type_confidence
+    return _reading_strength(candidate) > _reading_strength(baseline)
 
 
 def _reading_strength(result: EngineResult) -> tuple[bool, float]:

@@ -12,7 +12,7 @@ from mrz_pages import blank_page, mrz_font, render_page
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.layout import PageText, page_from_ocr
-from engines.pipeline import _may_hold_mrz, _unverified_where_readings_differ, read_document
+from engines.pipeline import _may_hold_mrz, _reads_better, _unverified_where_readings_differ, read_document
 from engines.types import Check, EngineError, EngineResult, FieldResult
 
 pytestmark = pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
@@ -184,3 +184,22 @@ def test_readings_that_differ_only_where_nothing_verified_them_are_left_alone() 
     better reading is kept as it is (its own confidence and checks speak for it)."""
     kept = _reading("JM38750", surname="LI HASSAN")
     assert _unverified_where_readings_differ(kept, _reading("JM38750", surname="LI HASSAM")) == kept
+
+
+def _business_reading(document_type: str, confidence: float, fields: int) -> EngineResult:
+    values = {f"field_{i}": FieldResult(f"value {i}", 0.95, 1, None, "ocr", None) for i in range(fields)}
+    return EngineResult(document_type, confidence, 1, values, [])
+
+
+def test_readings_of_different_types_are_weighed_by_their_classification() -> None:
+    """GIVEN a scan taken for a shaken photo, read as taken (an invoice, surely: 9 fields) and
+    deblurred (a statement, barely: 11 fields)
+    WHEN the two readings are weighed
+    THEN the surer classification wins, not the schema with more fields; readings of one type
+    are still weighed by their fields."""
+    invoice = _business_reading("invoice", 0.9, 9)
+    statement = _business_reading("bank_statement", 0.36, 11)
+    assert not _reads_better(statement, invoice)
+    assert _reads_better(invoice, statement)
+    assert _reads_better(_business_reading("invoice", 0.5, 9), _business_reading("invoice", 0.9, 5))
+    assert _reads_better(_business_reading("invoice", 0.5, 1), _business_reading("other", 0.9, 0))
