@@ -39,6 +39,10 @@ DOCUMENT_TYPES = (
 _CUES: dict[str, tuple[tuple[str, float], ...]] = {
     "receipt": (
         ("receipt", 2),
+        ("receipt #", 3),
+        ("receipt no", 3),
+        ("receipt nr", 3),
+        ("receipt number", 3),
         ("cash receipt", 3),
         ("sales receipt", 3),
         ("till", 1),
@@ -735,12 +739,19 @@ _TIME_OF_DAY = re.compile(
 )
 
 
+# a payment card's number as a till prints it, all but its last four digits masked
+_MASKED_CARD = re.compile(r"(?:\*{3,}|x{4,})\s*\d{4}(?!\d)")
+
+
 def _paid_at_the_counter(text: str) -> bool:
     """A means of payment with the amount it paid, on its line or the next ("CASH $6.90",
-    "Change" / "$0.00"): the word alone is prose ("Change of opening hours")."""
+    "Change" / "$0.00"), or with the masked number of the card that paid ("CONTACTLESS **** 6299",
+    whose amount a photo's columns may set apart): the word alone is prose ("Change of opening
+    hours")."""
     lines = text.split("\n")
     return any(
-        _PAID.search(line) and any(_AMOUNT.search(near) for near in lines[i : i + 2])
+        _PAID.search(line)
+        and (_MASKED_CARD.search(line) or any(_AMOUNT.search(near) for near in lines[i : i + 2]))
         for i, line in enumerate(lines)
     )
 
@@ -748,11 +759,13 @@ def _paid_at_the_counter(text: str) -> bool:
 def _transaction_cues(text: str, scores: dict[str, float]) -> None:
     """A document that says how it was paid and bills nobody is a receipt, whatever it calls
     itself: Malaysian and Singaporean tills print "TAX INVOICE" and "Invoice #" on every
-    receipt. A time of day beside the date is a till's habit too; invoices print dates only."""
-    if _paid_at_the_counter(text) and not _BILLED.search(text):
+    receipt. A time of day beside the date is a till's habit too, the more so where nobody is
+    billed; invoices print dates only."""
+    billed = _BILLED.search(text) is not None
+    if _paid_at_the_counter(text) and not billed:
         scores["receipt"] += 1.5
     if _TIME_OF_DAY.search(text):
-        scores["receipt"] += 1.0
+        scores["receipt"] += 1.0 if billed else 1.5
 
 
 def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:

@@ -304,3 +304,45 @@ def test_a_statement_whose_movements_pay_utilities_is_a_bank_statement() -> None
     ]
     page = _page("Banca Popolare Redfern", "Estratto conto corrente", "IBAN IT75 X316 1390 9122", *rows)
     assert classify_text([page]).document_type == "bank_statement", classify_text([page]).probabilities
+
+
+def test_a_diner_receipt_paid_by_card_is_a_receipt_though_its_total_says_balance_due() -> None:
+    """GIVEN a photographed till receipt whose amounts stand in a column of their own, so the
+    card line carries only the card's masked number, and whose total reads "BALANCE DUE"
+    WHEN it is classified
+    THEN the masked card and the time of day, with nobody billed, make it a receipt."""
+    page = _page(
+        "Taylor's Diner",
+        "21-5154 Main Avenue",
+        "GST/HST # 503214696 RT0001",
+        "2026-02-02 09:14",
+        "Trans # 34593",
+        "Tea Earl Grey",
+        "TOTAL EXCL. VAT",
+        "HST 15%",
+        "BALANCE DUE",
+        "38.16 CAD",
+        "CONTACTLESS **** 6299",
+        "Thank you for your business!",
+    )
+    result = classify_text([page])
+    assert result.document_type == "receipt", result.probabilities
+
+
+def test_a_numbered_receipt_printed_on_a_page_is_a_receipt_though_titled_tax_invoice() -> None:
+    page = _page(
+        "Alpina Service Station",
+        "TAX INVOICE",
+        "Receipt # 5831",
+        "Date: 2026-12-27",
+        "Time: 08:49",
+        "Description: Quantity: Unit price: Line total:",
+        "Super Unleaded 53.290 2.00 106.85",
+        "Total excl. VAT: 117.25",
+        "Total: £ 117.25",
+        "incl. VAT 20% 19.54",
+        "Cash: 117.25",
+        "Thank you for your business!",
+    )
+    result = classify_text([page])
+    assert result.document_type == "receipt", result.probabilities
