@@ -8,8 +8,10 @@ cost:
 2. the text of every page: the PDF's text layer where it has one, full-page OCR otherwise;
 3. the document type from that text (a caller's hint is honoured unless the text contradicts it);
 4. the reader of that type (driver licence barcode and front, or the key-value readers);
-5. names and addresses are read again by a second OCR (engines.second_reading), and names one
-   confusion from a common spelling are doubted (engines.business.name_spelling);
+5. names and addresses are read again by a second OCR (engines.second_reading), trade words and
+   cities both readers read without their one spelling's accents get them back
+   (engines.business.accents), and names one confusion from a common spelling are doubted
+   (engines.business.name_spelling);
 6. a photo smeared by a shaking hand (engines.deblur) is read a second time with the smear undone,
    and the reading that reads better is kept.
 
@@ -29,6 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
+from engines.business.accents import restore_customary_accents
 from engines.business.name_spelling import doubt_uncommon_spellings
 from engines.classify import DOCUMENT_TYPES, Classification, classify_text, identity_classification
 from engines.deblur import deblurred, motion_blur_of
@@ -194,7 +197,7 @@ def _read(
     if extracted is not None and document_type in _BUSINESS_READERS:
         with timer.section("second_reading"):
             confirmed, second_checks = confirm_fields(extracted.fields, images, frames)
-            spelled, spelling_checks = doubt_uncommon_spellings(confirmed)
+            spelled, spelling_checks = doubt_uncommon_spellings(restore_customary_accents(confirmed))
             extracted = replace(extracted, fields=spelled)
             second_checks += spelling_checks
     logger.info(
@@ -221,9 +224,9 @@ def _reads_better(candidate: EngineResult, baseline: EngineResult) -> bool:
     different types are weighed by how sure each classification is: their fields belong to
     different schemas (a statement has more of them than an invoice), so their sums say nothing
     of which is right. Readings of one type are weighed by :func:`_reading_strength`."""
-    if (
-        candidate.document_type != baseline.document_type
-        and "other" not in (candidate.document_type, baseline.document_type)
+    if candidate.document_type != baseline.document_type and "other" not in (
+        candidate.document_type,
+        baseline.document_type,
     ):
         return candidate.document_type_confidence > baseline.document_type_confidence
     return _reading_strength(candidate) > _reading_strength(baseline)

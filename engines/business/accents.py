@@ -1,0 +1,92 @@
+"""Accents both OCR readers lose, put back where the language allows only one spelling.
+
+PP-OCR's alphabet has no accents, and Tesseract, which has them, loses the small marks over
+capitals on a tilted or soft photo: both then read "BACKEREI" off "BÄCKEREI", agree letter for
+letter, and the value is marked cross-checked although it is misspelt. No check guards a shop's
+name, but the language does: German writes an umlaut it cannot print as "ae" ("BAECKEREI"),
+never as a bare "a", so "BACKEREI" is no spelling of anything, and the word's one spelling is
+the accented one. Only such words are listed here: trade words of shop and company names and
+cities whose unaccented form is no word in any of our languages (not "CAFE", which English
+writes so, nor "MARCHE", an Italian region, nor "DUSSELDORF", as English writes it, nor French
+words whose only accent is on a capital, which French print often drops: "EPICERIE").
+People's names are never respelled (MULLER is a surname too): engines.business.name_spelling
+doubts those instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+
+from engines.types import FieldResult
+
+# The business readers' name and address fields whose OCR'd words may have lost their accents.
+ACCENTED_FIELDS = frozenset(
+    {"vendor_name", "merchant_name", "issuer_name", "customer_name", "address_street", "address_city"}
+)
+_CUSTOMARY = (
+    # German trade and company words; cities whose English name is another word (Munich, Cologne)
+    "BÄCKEREI",
+    "GETRÄNKE",
+    "GETRÄNKEMARKT",
+    "GEMÜSE",
+    "FRÜCHTE",
+    "SÖHNE",
+    "MÜHLE",
+    "KÄSEREI",
+    "MÖBEL",
+    "BÜCHEREI",
+    "GÄRTNEREI",
+    "SCHLÜSSELDIENST",
+    "MÜNCHEN",
+    "KÖLN",
+    "NÜRNBERG",
+    # Spanish shops: the -ería of a trade
+    "PANADERÍA",
+    "CAFETERÍA",
+    "CARNICERÍA",
+    "FRUTERÍA",
+    "LIBRERÍA",
+    "FERRETERÍA",
+    "PELUQUERÍA",
+    "PASTELERÍA",
+    "JOYERÍA",
+    "DROGUERÍA",
+    "PESCADERÍA",
+    "CERVECERÍA",
+    # French and Italian words whose accents fall on small letters ("Pâtisserie", "Caffè")
+    "PÂTISSERIE",
+    "CRÊPERIE",
+    "SUPERMARCHÉ",
+    "FRÈRES",
+    "GENÈVE",
+    "CAFFÈ",
+    "SOCIETÀ",
+)
+
+
+def _plain(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+_SPELLING = {_plain(word): word for word in _CUSTOMARY if _plain(word) != word}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def with_customary_accents(value: str) -> str:
+    """``value`` (upper case) with every listed word read without its accents respelled."""
+    return _WORD.sub(lambda match: _SPELLING.get(match.group(0), match.group(0)), value)
+
+
+def restore_customary_accents(fields: dict[str, FieldResult]) -> dict[str, FieldResult]:
+    """The OCR'd name and address fields with the accents of :data:`_CUSTOMARY` words put back.
+    A text layer's values are exact and stay as they are."""
+    out = dict(fields)
+    for name, f in fields.items():
+        if name in ACCENTED_FIELDS and f.source == "ocr" and f.value:
+            respelled = with_customary_accents(f.value)
+            if respelled != f.value:
+                out[name] = dataclasses.replace(f, value=respelled)
+    return out
