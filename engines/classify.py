@@ -733,9 +733,11 @@ _BILLED = re.compile(
     r"bank details|iban|rechnungsempfanger|kunde|faellig|fallig|zahlungsziel|facture a|echeance|client|"
     r"facturar a|vencimiento|cliente|scadenza|intestatario|vervaldatum|klant|destinataire)(?![\w])"
 )
-# a time alone, or glued to the year before it ("09.04.202507:00", as OCR reads a till's line)
+# a time alone, or glued to the date before it ("09.04.202507:00", "2026-02-0209:14", as OCR
+# reads a till's line)
 _TIME_OF_DAY = re.compile(
-    r"(?:(?<=(?:19|20)\d\d)|(?<![\d:]))(?:[01]\d|2[0-3]|(?<![\d:])\d):[0-5]\d(?::[0-5]\d)?(?![\d:])"
+    r"(?:(?<=(?:19|20)\d\d)|(?<=\d{4}-\d\d-\d\d)|(?<![\d:]))"
+    r"(?:[01]\d|2[0-3]|(?<![\d:])\d):[0-5]\d(?::[0-5]\d)?(?![\d:])"
 )
 
 
@@ -745,13 +747,13 @@ _MASKED_CARD = re.compile(r"(?:\*{3,}|x{4,})\s*\d{4}(?!\d)")
 
 def _paid_at_the_counter(text: str) -> bool:
     """A means of payment with the amount it paid, on its line or the next ("CASH $6.90",
-    "Change" / "$0.00"), or with the masked number of the card that paid ("CONTACTLESS **** 6299",
-    whose amount a photo's columns may set apart): the word alone is prose ("Change of opening
-    hours")."""
+    "Change" / "$0.00"), or with the masked number of the card that paid ("CONTACTLESS" /
+    "****6299", whose amount a photo's columns may set apart): the word alone is prose ("Change
+    of opening hours")."""
     lines = text.split("\n")
     return any(
         _PAID.search(line)
-        and (_MASKED_CARD.search(line) or any(_AMOUNT.search(near) for near in lines[i : i + 2]))
+        and any(_AMOUNT.search(near) or _MASKED_CARD.search(near) for near in lines[i : i + 2])
         for i, line in enumerate(lines)
     )
 

@@ -444,10 +444,17 @@ def code_parser(text: str) -> Parsed | None:
     if match is None or match.start() - offset > 2:
         return None
     token = match.group().rstrip("._-/")
-    if len(token) < 2 or any(
-        d.start <= match.start() - offset < d.end for d in find_dates(text[offset:], prefer="dmy")
-    ):
+    start = match.start() - offset
+    dates = find_dates(text[offset:], prefer="dmy")
+    if any(d.start <= start < d.end for d in dates):
         return None  # a date, or the start of one ("21.Juni 2022"), is no identifier
+    # a date that begins inside the token and runs on past it was glued to the number by OCR
+    # ("MF-72235-26juli 2024" of "MF-72235 · 26 juli 2024"): the number ends where the date begins
+    glued = [d.start for d in dates if start < d.start < start + len(token) < d.end]
+    if glued:
+        token = token[: min(glued) - start].rstrip("._-/")
+    if len(token) < 2:
+        return None
     return Parsed(token, token, match.start(), match.start() + len(token))
 
 

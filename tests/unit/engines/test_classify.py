@@ -307,22 +307,28 @@ def test_a_statement_whose_movements_pay_utilities_is_a_bank_statement() -> None
 
 
 def test_a_diner_receipt_paid_by_card_is_a_receipt_though_its_total_says_balance_due() -> None:
-    """GIVEN a photographed till receipt whose amounts stand in a column of their own, so the
-    card line carries only the card's masked number, and whose total reads "BALANCE DUE"
+    """GIVEN a photographed till receipt whose amounts stand in a column of their own, so the card
+    is followed only by its masked number, whose total reads "BALANCE DUE", and whose time OCR
+    glued to the date
     WHEN it is classified
     THEN the masked card and the time of day, with nobody billed, make it a receipt."""
     page = _page(
         "Taylor's Diner",
         "21-5154 Main Avenue",
-        "GST/HST # 503214696 RT0001",
-        "2026-02-02 09:14",
-        "Trans # 34593",
+        "GST/HST #503214696 RT0001",
+        "2026-02-0209:14",
+        "Trans #34593",
         "Tea Earl Grey",
+        "3.24",
         "TOTAL EXCL. VAT",
-        "HST 15%",
+        "33.18",
+        "HST15%",
+        "4.98",
         "BALANCE DUE",
         "38.16 CAD",
-        "CONTACTLESS **** 6299",
+        "CONTACTLESS",
+        "****6299",
+        "38.16",
         "Thank you for your business!",
     )
     result = classify_text([page])
