@@ -65,8 +65,20 @@ class MonotoneMap:
     knots: tuple[float, ...]
     values: tuple[float, ...]
     examples: int
+    # the lowest raw score among the examples (None in artefacts fitted before it was kept: then
+    # the first knot, a pooled block's mean, stands for it)
+    lowest: float | None = None
 
     def __call__(self, x: float) -> float:
+        """The fitted probability at raw score ``x``. Below every example the map has seen, it
+        claims no more than the raw score itself: a class whose examples were all right (every
+        receipt its classifier named, at 0.92 and up) says nothing of a reading at 0.47."""
+        lowest = self.knots[0] if self.lowest is None else self.lowest
+        if x < lowest:
+            return min(self._fitted(x), max(x, 0.0))
+        return self._fitted(x)
+
+    def _fitted(self, x: float) -> float:
         if len(self.knots) == 1:
             return self.values[0]
         x = min(max(x, self.knots[0]), self.knots[-1])
@@ -76,7 +88,14 @@ class MonotoneMap:
         return y0 if x1 == x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
     def to_json(self) -> dict[str, Any]:
-        return {"knots": list(self.knots), "values": list(self.values), "examples": self.examples}
+        data: dict[str, Any] = {
+            "knots": list(self.knots),
+            "values": list(self.values),
+            "examples": self.examples,
+        }
+        if self.lowest is not None:
+            data["lowest"] = self.lowest
+        return data
 
 
 @dataclass(frozen=True)
@@ -117,7 +136,7 @@ class Calibration:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         maps = {
-            key: MonotoneMap(tuple(m["knots"]), tuple(m["values"]), int(m["examples"]))
+            key: MonotoneMap(tuple(m["knots"]), tuple(m["values"]), int(m["examples"]), m.get("lowest"))
             for key, m in data["maps"].items()
         }
         return cls(version=str(data["version"]), maps=maps)
@@ -173,7 +192,7 @@ def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:
     # shrinking can break monotonicity between neighbours of very different sizes: restore it
     for i in range(1, len(values)):
         values[i] = max(values[i], values[i - 1])
-    return MonotoneMap(tuple(knots), tuple(values), int(total))
+    return MonotoneMap(tuple(knots), tuple(values), int(total), min(by_x))
 
 
 def fit(

@@ -70,7 +70,7 @@ def test_isotonic_map_is_monotone_and_follows_the_observed_rate():
     values = [fitted(x / 20) for x in range(21)]
     assert values == sorted(values)
     assert fitted(0.2) < 0.2 and fitted(0.9) > 0.75
-    assert fitted(0.0) > 0.0 and fitted(1.0) < 1.0  # shrunk: never certain from a handful
+    assert fitted(0.2) > 0.0 and fitted(1.0) < 1.0  # shrunk: never certain from a handful
 
 
 def test_sparse_evidence_class_borrows_the_coarser_map():
@@ -118,3 +118,15 @@ def test_type_confidence_is_calibrated_per_document_type() -> None:
     assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.6) < 0.6
     assert fitted.calibrate_type(document_type="passport", raw_confidence=0.6) > 0.9
     assert fitted.calibrate_type(document_type="invoice", raw_confidence=0.6) == 0.6  # unfitted: raw
+
+
+def test_a_map_claims_no_more_than_the_raw_score_below_every_example_it_saw() -> None:
+    """GIVEN a type whose every labelled reading was right, all at raw 0.9 and up
+    WHEN a reading of that type comes at raw 0.47, below any the map has seen
+    THEN its calibrated confidence is the raw 0.47, not the 1.0 of the readings seen; the map
+    still answers as fitted where it has examples, and keeps its support through JSON."""
+    types = [TypeExample("receipt", 0.9 + i / 1000, True) for i in range(40)]
+    fitted = fit([], version="t", types=types)
+    assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.47) == 0.47
+    assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.92) > 0.95
+    assert Calibration.from_json(fitted.to_json()) == fitted
