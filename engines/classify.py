@@ -684,6 +684,22 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
     return _softmax(scores)
 
 
+def printed_identity_type(pages: Sequence[PageText]) -> str | None:
+    """ "passport" or "id_card" where the printed words name one of the two and not the other
+    ("PASSPORT", "PERSONALAUSWEIS"), else None: what a TD2 is when its MRZ's document code, the
+    only other thing that tells the two apart, was misread."""
+    text = _fold("\n".join(page.text for page in pages))
+    squashed = re.sub(r"\s+", "", text)
+    passport, _ = _score(text, "passport", squashed)
+    card, _ = _score(text, "id_card", squashed)
+    # "nationality" is printed on both (weight 1.5 and 1): only a title counts
+    if passport >= 3 and card < 2.5:
+        return "passport"
+    if card >= 2.5 and passport < 3:
+        return "id_card"
+    return None
+
+
 def identity_classification(document_type: str, confidence: float) -> Classification:
     """A classification decided by machine-readable evidence (MRZ or AAMVA barcode)."""
     rest = (1.0 - confidence) / (len(DOCUMENT_TYPES) - 1)

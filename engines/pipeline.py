@@ -33,7 +33,13 @@ import numpy as np
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.business.accents import restore_customary_accents
 from engines.business.name_spelling import doubt_uncommon_spellings
-from engines.classify import DOCUMENT_TYPES, Classification, classify_text, identity_classification
+from engines.classify import (
+    DOCUMENT_TYPES,
+    Classification,
+    classify_text,
+    identity_classification,
+    printed_identity_type,
+)
 from engines.deblur import deblurred, motion_blur_of
 from engines.images import decode_image
 from engines.layout import PageText, page_from_text_layer
@@ -56,6 +62,8 @@ _MIN_TEXT_LAYER_CHARS = 20
 # Below this probability for the hinted type, the text contradicts the caller's hint.
 _HINT_MIN_PROBABILITY = 0.05
 _MRZ_TYPES = ("passport", "id_card")
+# Below this type confidence a TD2's document code may be misread, and its printed title decides.
+_TD2_CODE_TRUSTED = 0.9
 _BARCODE_TYPE_CONFIDENCE = 0.99
 _SPARSE_PAGE_LINES = 12
 # Photos mostly come one or two pages at a time (a card's two sides); longer documents, mostly
@@ -398,6 +406,9 @@ def _result_from_mrz(
         ),
     ]
     document_type = reading.parse.document_type
+    if reading.parse.format.name == "TD2" and reading.document_type_confidence < _TD2_CODE_TRUSTED:
+        # the document code's letter, which alone tells a TD2 passport from a card, is unsure
+        document_type = printed_identity_type([page_text]) or document_type
     if hint is not None:
         agrees = hint == document_type
         checks.append(Check("document_type_hint", agrees, "" if agrees else f"the MRZ says {document_type}"))

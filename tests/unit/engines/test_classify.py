@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.classify import DOCUMENT_TYPES, classify_text, identity_classification
+from engines.classify import DOCUMENT_TYPES, classify_text, identity_classification, printed_identity_type
 from engines.layout import Line, PageText
 
 
@@ -352,3 +352,13 @@ def test_a_numbered_receipt_printed_on_a_page_is_a_receipt_though_titled_tax_inv
     )
     result = classify_text([page])
     assert result.document_type == "receipt", result.probabilities
+
+
+def test_the_printed_title_tells_a_passport_from_an_identity_card() -> None:
+    """A TD2's MRZ is a passport's or a card's by its code's first letter alone; where OCR misread
+    that letter, the title printed above says which, and words both print ("Nationality") do not."""
+    passport = _page("REPUBLIKA HRVATSKA", "PUTOVNICA / PASSPORT", "Nationality HRV", "Surname KARAPETYAN")
+    card = _page("BUNDESREPUBLIK DEUTSCHLAND", "PERSONALAUSWEIS", "Nationality DEU")
+    assert printed_identity_type([passport]) == "passport"
+    assert printed_identity_type([card]) == "id_card"
+    assert printed_identity_type([_page("Nationality HRV", "Surname KARAPETYAN")]) is None
