@@ -449,6 +449,16 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("district council", 2),
         ("borough council", 2),
         ("county council", 2),
+        # a home's internet box and its phone's connections (FR, DE); the slip to pay a bill with
+        ("box internet", 2.5),
+        ("abonnement box", 2.5),
+        ("verbindungen", 2),
+        ("talon de paiement", 2),
+        ("überweisungsträger", 1.5),
+        # a Spanish town hall's property tax bill (IBI), paid in instalments
+        ("ayuntamiento", 2),
+        ("recibo ibi", 3),
+        ("plazos", 1.5),
         # the address a connection or subscription serves (NL)
         ("aansluitadres", 3),
         ("maandabonnement", 2.5),

@@ -362,3 +362,78 @@ def test_the_printed_title_tells_a_passport_from_an_identity_card() -> None:
     assert printed_identity_type([passport]) == "passport"
     assert printed_identity_type([card]) == "id_card"
     assert printed_identity_type([_page("Nationality HRV", "Surname KARAPETYAN")]) is None
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # a Swiss internet box's bill, OCR gluing its title, with the slip to pay it
+        (
+            "Greenfield Mobile",
+            "FactureBoxInternet",
+            "Titulaire",
+            "Facture du 2025-12-08",
+            "Léa Martin",
+            "Période 2025-10-30 au 2025-11-28",
+            "Net à payer CHF 50.77",
+            "Libellé Montant",
+            "Abonnement Box 46.97",
+            "TVA 8.1% 3.80",
+            "Talon de paiement",
+            "IBAN CH4510434700167277433",
+        ),
+        # a German phone bill: its tariff, its connections and the transfer slip
+        (
+            "Sterlingnet GmbH",
+            "IhreRechnung",
+            "Kontoinhaber",
+            "Rechnungsdatum 03.04.2023",
+            "Frau Monika Schulz",
+            "Zeitraum 28.02.2023-29.03.2023",
+            "Rechnungsbetrag 95,65",
+            "Leistung Betrag",
+            "Tarif 61,92",
+            "Verbindungen 18,46",
+            "MwSt 19% 15,27",
+            "Überweisungsträger",
+            "Kontoinhaber Monika Schulz",
+            "IBAN DE08769177861033171033",
+        ),
+        # a Spanish town hall's property tax as OCR read it, its instalments dated like a ledger's rows
+        (
+            "a",
+            "ayuntamiento de valladolid",
+            "paseo del sol 13619 izq. ·14016cordoba",
+            "jose sanchez vazquez",
+            "fecha:",
+            "07-11-2022",
+            "plaza de atocha24,89b",
+            "referencia:",
+            "386971 060",
+            "47082valladolid",
+            "recibo ibi",
+            "direccion de suministro: plaza de atocha24,89b,47082valladolid",
+            "articulo",
+            "importe",
+            "1.766,40",
+            "banda",
+            "1.766,40 eur",
+            "importe a pagar:",
+            "plazos",
+            "27-11-2022 176,64",
+            "27-05-2023 176,64",
+            "27-12-2022 176.64",
+            "27-06-2023 176,64",
+            "27-01-2023 176,64",
+            "27-07-2023 176,64",
+            "27-02-2023 176,64",
+            "27-08-2023 176,64",
+            "27-03-2023 176,64",
+            "27-04-2023176,64",
+            "pag. 1/1",
+        ),
+    ],
+)
+def test_bills_to_a_home_with_invoice_and_payment_words_are_proof_of_address(lines: tuple[str, ...]) -> None:
+    result = classify_text([_page(*lines)])
+    assert result.document_type == "proof_of_address", result.probabilities
