@@ -49,6 +49,7 @@ from engines.mrz.visual_zone import (
     document_number_from_visual_zone,
     fields_in_visual_zone,
     names_printed_differently,
+    number_ambiguous_in_print,
 )
 from engines.page_text import PageFrame, ocr_page_text
 from engines.second_reading import confirm_fields
@@ -351,6 +352,11 @@ def _result_from_mrz(
             reading, fields={**reading.fields, "document_number": replace(number, value=corrected)}
         )
     values = {n: f.value for n, f in reading.fields.items()}
+    number = reading.fields.get("document_number")
+    # the print backs another reading of the number that passes the same check digit
+    number_in_doubt = bool(
+        number and number.value and number.valid and number_ambiguous_in_print(number.value, page_text)
+    )
     printed = fields_in_visual_zone(values, page_text)
     # a letter read differently in print: one of the two readings is wrong, the check digits
     # cannot say which, so the MRZ's name keeps half its confidence (as a second reading's does)
@@ -367,6 +373,8 @@ def _result_from_mrz(
         )
         for name, f in reading.fields.items()
     }
+    if number_in_doubt:
+        fields["document_number"] = replace(fields["document_number"], valid=False)
     failed = reading.parse.failed_checks
     # fields whose check digit passed only after a repair it could not tell from another
     guessed = sorted(
@@ -379,6 +387,7 @@ def _result_from_mrz(
         for part in (
             "failed: " + ", ".join(failed) if failed else "",
             "repaired with an equally likely alternative: " + ", ".join(guessed) if guessed else "",
+            "the print backs another reading that passes too: document_number" if number_in_doubt else "",
         )
         if part
     )
@@ -389,7 +398,7 @@ def _result_from_mrz(
     ]
     checks = [
         Check("mrz_found", True, f"{reading.parse.format.name} on page {page}"),
-        Check("mrz_check_digits", not failed and not guessed, detail),
+        Check("mrz_check_digits", not failed and not guessed and not number_in_doubt, detail),
         Check(
             "mrz_matches_visual_zone",
             not unprinted,

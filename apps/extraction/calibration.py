@@ -65,16 +65,14 @@ class MonotoneMap:
     knots: tuple[float, ...]
     values: tuple[float, ...]
     examples: int
-    # the lowest raw score among the examples (None in artefacts fitted before it was kept: then
-    # the first knot, a pooled block's mean, stands for it)
+    # the lowest raw score among the examples (None in artefacts fitted before it was kept)
     lowest: float | None = None
 
     def __call__(self, x: float) -> float:
         """The fitted probability at raw score ``x``. Below every example the map has seen, it
         claims no more than the raw score itself: a class whose examples were all right (every
         receipt its classifier named, at 0.92 and up) says nothing of a reading at 0.47."""
-        lowest = self.knots[0] if self.lowest is None else self.lowest
-        if x < lowest:
+        if self.lowest is not None and x < self.lowest:
             return min(self._fitted(x), max(x, 0.0))
         return self._fitted(x)
 

@@ -128,3 +128,47 @@ def document_number_from_visual_zone(value: str, page: PageText) -> str | None:
         ):
             found.add(token)
     return found.pop() if len(found) == 1 and value not in tokens else None
+
+
+# Characters OCR takes for one another in a document number, as pairs of one class each.
+_LOOKALIKES = ("O0", "Q0", "D0", "I1", "L1", "S5", "B8", "Z2", "G6")
+_WEIGHTS = (7, 3, 1)
+
+
+def _lookalike(a: str, b: str) -> str | None:
+    """The class of a lookalike pair ("O0") that ``a`` and ``b`` form, else None."""
+    return next((pair for pair in _LOOKALIKES if {a, b} == set(pair)), None)
+
+
+def _weighted(value: str) -> int:
+    return sum(_WEIGHTS[i % 3] * _check_value(c) for i, c in enumerate(value))
+
+
+def number_ambiguous_in_print(value: str, page: PageText) -> bool:
+    """Does the printed page name a lookalike of the MRZ's document number ("OLI50EW7" printed,
+    "0LI50EW7" in the MRZ) that, with one more lookalike of the same kind changed where the print
+    agrees with the MRZ, passes the same check digit ("OLI5OEW7")? Two O read as 0 at weights
+    that add to ten leave the check digit as it was, so the MRZ's reading and that one are equally
+    likely, and the print, which backs each at one character, cannot say which: a person decides.
+    A print that backs no other passing reading merely misread the number."""
+    if len(value) < 6 or not value.isalnum():
+        return False
+    target = _weighted(value) % 10
+    for token in _printed_words(page)[0].split():
+        if len(token) != len(value) or token == value:
+            continue
+        differing = [i for i, (a, b) in enumerate(zip(token, value, strict=True)) if a != b]
+        kinds = {_lookalike(token[i], value[i]) for i in differing}
+        kind = kinds.pop() if len(kinds) == 1 else None
+        if kind is None:
+            continue
+        backed = "".join(token[i] if i in differing else c for i, c in enumerate(value))
+        if _weighted(backed) % 10 == target:
+            return True  # the print's own reading passes too
+        for i, char in enumerate(value):
+            if i in differing or char not in kind:
+                continue
+            other = kind[1] if char == kind[0] else kind[0]
+            if _weighted(backed[:i] + other + backed[i + 1 :]) % 10 == target:
+                return True
+    return False

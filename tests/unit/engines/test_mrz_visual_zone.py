@@ -67,3 +67,18 @@ def test_a_name_printed_one_letter_differently_is_told_apart_from_an_unprinted_o
     )
     # the MRZ's own line never counts as print
     assert names_printed_differently({"surname": "VAN TAMN"}, _page(*MRZ_LINES)) == set()
+
+
+def test_a_print_that_backs_another_passing_reading_of_the_number_puts_it_in_doubt() -> None:
+    """GIVEN an MRZ number read 0LI50EW7 (two O read as 0, at weights 7 and 3 that leave the check
+    digit as it was) and the print read OLI50EW7
+    WHEN the two are compared
+    THEN OLI5OEW7, which the print backs at its first letter, passes the same check digit: the
+    number is in doubt. A print that backs no passing reading, or repeats the MRZ, is no doubt."""
+    from engines.mrz.visual_zone import number_ambiguous_in_print
+
+    printed = _page("IDENTITY CARD", "Document OLI50EW7", "Surname JANSEN")
+    assert number_ambiguous_in_print("0LI50EW7", printed)
+    assert not number_ambiguous_in_print("0LI50EW7", _page("Document 0LI50EW7"))
+    assert not number_ambiguous_in_print("A01275", _page("Document AO1275"))  # no O/0 to cancel it
+    assert not number_ambiguous_in_print("0LI50EW7", _page("Document 0LI5XEW7"))  # no lookalike
