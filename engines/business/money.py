@@ -44,6 +44,10 @@ class MoneyFacts:
     # label misread: "Rickgeld"); they count only in payment minus change, which must then give
     # a total to the cent
     unlabelled_changes: tuple[Decimal, ...] = ()
+    # the amounts right of each tax label's amount in its row, and on the row below: where OCR lost
+    # a rate's "%" ("TAX 7.25%" read "tax7.25"), the rate stands as the label's amount and the tax
+    # sits beside or under it; they count only where subtotal + tax = total then holds to the cent
+    after_taxes: tuple[Candidate, ...] = ()
 
 
 def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
@@ -54,32 +58,41 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
         found = candidates(indexes, (key,), amount_parser(need_decimals=True))
         return found or candidates(indexes, (key,), amount_parser(need_decimals=False), below_rows=1)
 
-    payments, changes = gather("payment"), gather("change")
+    payments, changes, taxes = gather("payment"), gather("change"), gather("tax")
     return MoneyFacts(
         totals=gather("total"),
         subtotals=gather("subtotal"),
-        taxes=gather("tax"),
+        taxes=taxes,
         payments=payments,
         changes=changes,
         roundings=gather("rounding"),
-        unlabelled_changes=() if changes else _amounts_below(indexes, payments),
+        unlabelled_changes=() if changes else tuple(as_decimal(c) for c in _amounts_below(indexes, payments)),
+        after_taxes=_amounts_below(indexes, taxes, beside=True),
     )
 
 
-def _amounts_below(indexes: Sequence[PageIndex], payments: Sequence[Candidate]) -> tuple[Decimal, ...]:
-    """The amount on the row right below each payment's, if any."""
+def _amounts_below(
+    indexes: Sequence[PageIndex], labelled: Sequence[Candidate], *, beside: bool = False
+) -> tuple[Candidate, ...]:
+    """The amounts on the row right below each labelled amount's, and with ``beside`` those
+    right of it in its own row too."""
     by_page = {index.page.page: index for index in indexes}
     parse = amount_parser(need_decimals=True)
     found = []
-    for payment in payments:
-        index = by_page.get(payment.page)
+    for cand in labelled:
+        index = by_page.get(cand.page)
         if index is None:
             continue
-        below = index.row_of(payment.line) + 1
-        for line in index.rows[below] if below < len(index.rows) else ():
+        row = index.row_of(cand.line)
+        lines = list(index.rows[row + 1]) if row + 1 < len(index.rows) else []
+        if beside:
+            lines += [line for line in index.rows[row] if line.bbox[0] > cand.line.bbox[2]]
+        for line in lines:
             parsed = parse(line.text)
             if parsed is not None:
-                found.append(Decimal(str(parsed.raw)))
+                raw = Decimal(str(parsed.raw))
+                bbox = line.span_bbox(parsed.start, parsed.end)
+                found.append(Candidate(parsed.value, raw, line, bbox, cand.hit, "below"))
     return tuple(found)
 
 
@@ -156,8 +169,10 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
         limit = as_decimal(total)
         pool = [c for c in pool if Decimal(0) <= as_decimal(c) < limit]
         subtotals = _values(facts.subtotals)
-        for cand in pool:
-            if any(_close(s + as_decimal(cand), limit) for s in subtotals):
+        for cand in [*pool, *facts.after_taxes]:
+            if Decimal(0) <= as_decimal(cand) < limit and any(
+                _close(s + as_decimal(cand), limit) for s in subtotals
+            ):
                 return cand, 0.92
     pool = [c for c in pool if as_decimal(c) >= 0]
     if not pool:

@@ -1088,3 +1088,23 @@ def test_a_receipt_whose_change_label_ocr_misread_still_checks_payment_minus_cha
     assert result.fields["total_amount"].valid is True
     wrong_change = [(y, [(x, "36,35" if t == "37,35" else t) for x, t in cells]) for y, cells in rows]
     assert read_receipt([page(wrong_change, source="ocr")]).fields["total_amount"].valid is False
+
+
+def test_a_tax_rate_read_without_its_percent_sign_gives_way_to_the_tax_beside_it() -> None:
+    """GIVEN a US till receipt whose "TAX 7.25%" OCR read as "tax7.25", the tax itself right of it
+    in the row, and a net amount that with that tax makes the total
+    WHEN the receipt is read
+    THEN the tax is the amount under the label, confirmed by subtotal + tax = total."""
+    rows = [
+        (0.05, [(0.30, "Tramonto Kitchen & Bar")]),
+        (0.10, [(0.30, "Houston, TX 77083")]),
+        (0.14, [(0.10, "12/21/25 9:15pm")]),
+        (0.20, [(0.10, "Fish & Chips")]),
+        (0.22, [(0.70, "16.49")]),
+        (0.26, [(0.10, "Net amount"), (0.70, "21.86")]),
+        (0.30, [(0.10, "tax7.25"), (0.70, "1.58")]),
+        (0.34, [(0.10, "Total USD"), (0.70, "23.44")]),
+        (0.38, [(0.10, "Cash"), (0.70, "23.44")]),
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("23.44", "1.58")
