@@ -32,7 +32,7 @@ import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.business.accents import restore_customary_accents
-from engines.business.name_spelling import doubt_uncommon_spellings
+from engines.business.name_spelling import MRZ_NAME_FIELDS, doubt_uncommon_spellings
 from engines.classify import (
     DOCUMENT_TYPES,
     Classification,
@@ -375,6 +375,7 @@ def _result_from_mrz(
     }
     if number_in_doubt:
         fields["document_number"] = replace(fields["document_number"], valid=False)
+    fields, spelling_checks = doubt_uncommon_spellings(fields, names=MRZ_NAME_FIELDS, source="mrz")
     failed = reading.parse.failed_checks
     # fields whose check digit passed only after a repair it could not tell from another
     guessed = sorted(
@@ -413,6 +414,7 @@ def _result_from_mrz(
                 if part
             ),
         ),
+        *spelling_checks,
     ]
     document_type = reading.parse.document_type
     if reading.parse.format.name == "TD2" and reading.document_type_confidence < _TD2_CODE_TRUSTED:

@@ -38,6 +38,7 @@ from engines.business.labels import (
     is_title,
 )
 from engines.business.money import (
+    MIXED_DATE_ORDER,
     MoneyFacts,
     ambiguity_factor,
     choose_tax,
@@ -234,16 +235,10 @@ def _dates(
     else:
         others = [c for c in all_dates(indexes[:1], prefer) if due is None or c.value != due[0].value]
         issued = (others[0], 0.6) if others else None
-    if currency in _MIXED_DATE_ORDER:
+    if currency in MIXED_DATE_ORDER:
         issued = _with_order_doubt(issued, prefer, indexes)
         due = _with_order_doubt(due, prefer, indexes)
     return issued, due
-
-
-# Where both 09/05/2024 orders are in everyday use (Canada: month first in English business
-# software, day first in French and in government), or the currency names no country at all:
-# an ambiguous date that no other date on the document settles is a guess.
-_MIXED_DATE_ORDER = frozenset({None, "CAD"})
 
 
 def _with_order_doubt(

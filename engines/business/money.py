@@ -255,20 +255,27 @@ def date_preference(indexes: Sequence[PageIndex], currency: str | None) -> str:
     return "mdy" if currency == "USD" else "dmy"
 
 
+# Where both 09/05/2024 orders are in everyday use (Canada: month first in English business
+# software, day first in French and in government), or the currency names no country at all:
+# an ambiguous date that no other date on the document settles is a guess.
+MIXED_DATE_ORDER = frozenset({None, "CAD"})
+
+
 def document_date(
     indexes: Sequence[PageIndex], currency: str | None, *, keys: Sequence[str]
 ) -> tuple[Candidate, float] | None:
-    """The date a label of ``keys`` points at, else the first date on the first page."""
+    """The date a label of ``keys`` points at, else the first date on the first page; an
+    ambiguous one is doubted, twice where the currency's country writes both orders."""
     prefer = date_preference(indexes, currency)
     labelled = candidates(indexes, keys, date_parser(prefer))
-    if labelled:
-        cand = labelled[0]
-        return cand, 0.9 * ambiguity_factor(cand, prefer, indexes)
-    dates = all_dates(indexes[:1], prefer) or all_dates(indexes, prefer)
+    dates = labelled or all_dates(indexes[:1], prefer) or all_dates(indexes, prefer)
     if not dates:
         return None
     cand = dates[0]
-    return cand, 0.75 * ambiguity_factor(cand, prefer, indexes)
+    doubt = ambiguity_factor(cand, prefer, indexes)
+    if currency in MIXED_DATE_ORDER:
+        doubt *= ambiguity_factor(cand, prefer, indexes)
+    return cand, (0.9 if labelled else 0.75) * doubt
 
 
 def ambiguity_factor(cand: Candidate, prefer: str, indexes: Sequence[PageIndex]) -> float:

@@ -108,13 +108,26 @@ def _confusion_variants(letters: str) -> set[str]:
     return variants
 
 
-def doubt_uncommon_spellings(fields: dict[str, FieldResult]) -> tuple[dict[str, FieldResult], list[Check]]:
-    """Lower the confidence of OCR'd names with a doubtful word, and withdraw the cross-check
-    two readers' agreement earned (they agree on these misreadings); one check lists them."""
+# The MRZ's name fields: the check digits guard none of them, and OCR-B's Q, its tail small, is
+# read as O ("SIDDIOUI"); only a name the printed page did not confirm is judged.
+MRZ_NAME_FIELDS = frozenset({"surname", "given_names"})
+
+
+def doubt_uncommon_spellings(
+    fields: dict[str, FieldResult], *, names: frozenset[str] = NAME_FIELDS, source: str = "ocr"
+) -> tuple[dict[str, FieldResult], list[Check]]:
+    """Lower the confidence of ``source``'s names with a doubtful word, and withdraw the
+    cross-check two readers' agreement earned (they agree on these misreadings); one check lists
+    them. For the MRZ (``names=MRZ_NAME_FIELDS, source="mrz"``), a name its printed page
+    confirmed is left alone: the print, in another typeface, settles the letter."""
     doubted = sorted(
         name
         for name, f in fields.items()
-        if name in NAME_FIELDS and f.source == "ocr" and f.value and doubtful_words(f.value)
+        if name in names
+        and f.source == source
+        and f.value
+        and (source != "mrz" or f.valid is None)
+        and doubtful_words(f.value)
     )
     if not doubted:
         return fields, []

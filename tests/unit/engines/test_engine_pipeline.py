@@ -203,3 +203,18 @@ def test_readings_of_different_types_are_weighed_by_their_classification() -> No
     assert _reads_better(invoice, statement)
     assert _reads_better(_business_reading("invoice", 0.5, 9), _business_reading("invoice", 0.9, 5))
     assert _reads_better(_business_reading("invoice", 0.5, 1), _business_reading("other", 0.9, 0))
+
+
+def test_an_mrz_surname_one_ocr_confusion_from_a_common_name_is_doubted(passport_page: bytes) -> None:
+    """GIVEN a passport whose MRZ reads SIDDIOUI (OCR-B's Q, its tail small, read as O), a
+    spelling no one has one confusion from SIDDIQUI, and a page that does not print it
+    WHEN the document is read
+    THEN the surname keeps half the confidence a common name gets, and the failed check
+    name_spelling sends it to a person; the common ERIKSSON is left alone."""
+    doubted_line = "P<UTOSIDDIOUI<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<"
+    doubted = read_document([render_page((doubted_line, TD3[1]))])
+    plain = read_document([passport_page])
+    assert doubted.fields["surname"].value == "SIDDIOUI"
+    assert doubted.fields["surname"].confidence < 0.6 * plain.fields["surname"].confidence
+    assert [c.passed for c in doubted.checks if c.name == "name_spelling"] == [False]
+    assert not [c for c in plain.checks if c.name == "name_spelling"]
