@@ -196,8 +196,11 @@ def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:
 def fit(
     examples: Iterable[Example], *, version: str | None = None, types: Iterable[TypeExample] = ()
 ) -> Calibration:
-    """One map per evidence class with at least MIN_EXAMPLES examples, at every level of detail,
-    and one per document type for the type's confidence."""
+    """One map per evidence class with at least MIN_EXAMPLES examples, at every level of detail
+    but one: failed validations are never pooled across sources (a check digit's failure and a
+    totals' arithmetic that did not add up say different things), so a source with too few of
+    them keeps the low cap of :meth:`Calibration.calibrate`. And one map per document type for
+    the type's confidence."""
     by_key: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for typed in types:
         by_key[_type_key(typed.document_type)].append((typed.raw_confidence, typed.correct))
@@ -205,6 +208,7 @@ def fit(
         keys = _keys(example.source, example.name, example.valid, example.present, example.document_type)
         for key in keys:
             by_key[key].append((example.raw_confidence, example.correct))
+    by_key.pop(f"*|*|{_validity(False, True)}", None)
     maps = {key: isotonic(points) for key, points in by_key.items() if len(points) >= MIN_EXAMPLES}
     return Calibration(version=version or f"isotonic-{dt.date.today().isoformat()}", maps=maps)
 

@@ -130,3 +130,15 @@ def test_a_map_claims_no_more_than_the_raw_score_below_every_example_it_saw() ->
     assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.47) == 0.47
     assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.92) > 0.95
     assert Calibration.from_json(fitted.to_json()) == fitted
+
+
+def test_failed_validations_are_never_pooled_across_sources() -> None:
+    """GIVEN 30 failed validations, 18 of OCR'd totals that were mostly right and 12 of MRZ check
+    digits, each source too few to fit alone
+    WHEN the calibration is fitted
+    THEN no map pools them: a failed check digit keeps the low cap, whatever the totals did."""
+    examples = [Example("ocr", "total_amount", False, 0.9, i % 6 != 0) for i in range(18)]
+    examples += [Example("mrz", "document_number", False, 0.9, i == 0) for i in range(12)]
+    fitted = fit(examples, version="t")
+    assert not [key for key in fitted.maps if key.endswith("|invalid")]
+    assert fitted.calibrate(source="mrz", name="document_number", valid=False, raw_confidence=0.9) == 0.25
