@@ -33,6 +33,7 @@ from apps.extraction.schemas import field_family
 
 ARTEFACT_PATH = Path(__file__).resolve().parent / "artefacts" / "calibration.json"
 MIN_EXAMPLES = 25  # fewer labelled examples than this and a class borrows its parent's map
+SUPPORT_EXAMPLES = 5  # a map speaks only for raw scores with at least this many examples at or below
 _PRIOR_WEIGHT = 2.0  # pseudo-examples pulling each pooled block towards the class's mean
 _FLOOR, _CEILING = 0.001, 0.999
 _UNFITTED_INVALID_CAP = 0.25
@@ -65,18 +66,17 @@ class MonotoneMap:
     knots: tuple[float, ...]
     values: tuple[float, ...]
     examples: int
-    # the lowest raw score among the examples (None in artefacts fitted before it was kept)
-    lowest: float | None = None
+    # the raw score below which the map saw fewer than SUPPORT_EXAMPLES examples (None in
+    # artefacts fitted before it was kept)
+    support: float | None = None
+
+    def covers(self, x: float) -> bool:
+        """Did the map see enough examples at or below raw score ``x`` to speak for it? A class
+        whose examples were all right (99 receipts the classifier named, all but a handful at 0.9
+        and up) says nothing of a reading at 0.47, though pooling makes its map say 1.0 there."""
+        return self.support is None or x >= self.support
 
     def __call__(self, x: float) -> float:
-        """The fitted probability at raw score ``x``. Below every example the map has seen, it
-        claims no more than the raw score itself: a class whose examples were all right (every
-        receipt its classifier named, at 0.92 and up) says nothing of a reading at 0.47."""
-        if self.lowest is not None and x < self.lowest:
-            return min(self._fitted(x), max(x, 0.0))
-        return self._fitted(x)
-
-    def _fitted(self, x: float) -> float:
         if len(self.knots) == 1:
             return self.values[0]
         x = min(max(x, self.knots[0]), self.knots[-1])
@@ -91,8 +91,8 @@ class MonotoneMap:
             "values": list(self.values),
             "examples": self.examples,
         }
-        if self.lowest is not None:
-            data["lowest"] = self.lowest
+        if self.support is not None:
+            data["support"] = self.support
         return data
 
 
@@ -111,21 +111,35 @@ class Calibration:
         present: bool = True,
         document_type: str = "",
     ) -> float:
-        """The probability that the value (or, when ``present`` is False, the absence of one) is right."""
+        """The probability that the value (or, when ``present`` is False, the absence of one) is
+        right, from the most specific map that covers the raw score (a coarser class answers where
+        a specific one saw too few examples that low)."""
+        # below a map's support, no more than it claims where its support begins: the answer
+        # stays monotone in the raw score across the classes it passes through
+        ceiling = 1.0
         for key in _keys(source, name, valid, present, document_type):
             found = self.maps.get(key)
-            if found is not None:
-                return round(min(max(found(raw_confidence), _FLOOR), _CEILING), 4)
+            if found is None:
+                continue
+            if found.covers(raw_confidence):
+                return round(min(max(min(found(raw_confidence), ceiling), _FLOOR), _CEILING), 4)
+            ceiling = min(ceiling, found(found.support or 0.0))
         if valid is False:
             # too few failed validations in the labelled data to fit: a failed check digit or
             # checksum is strong evidence of a misread, so claim little whatever the OCR says
-            return round(min(max(raw_confidence, 0.0), _UNFITTED_INVALID_CAP), 4)
-        return round(min(max(raw_confidence, 0.0), 1.0), 4)
+            ceiling = min(ceiling, _UNFITTED_INVALID_CAP)
+        return round(min(max(raw_confidence, 0.0), ceiling), 4)
 
     def calibrate_type(self, *, document_type: str, raw_confidence: float) -> float:
-        """The probability that the document is of ``document_type``, as the engine said."""
+        """The probability that the document is of ``document_type``, as the engine said (the raw
+        score itself where the type's map saw too few examples that low)."""
         found = self.maps.get(_type_key(document_type))
-        value = found(raw_confidence) if found is not None else raw_confidence
+        if found is None:
+            value = raw_confidence
+        elif found.covers(raw_confidence):
+            value = found(raw_confidence)
+        else:
+            value = min(raw_confidence, found(found.support or 0.0))
         return round(min(max(value, _FLOOR), _CEILING), 4)
 
     def to_json(self) -> dict[str, Any]:
@@ -134,7 +148,7 @@ class Calibration:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         maps = {
-            key: MonotoneMap(tuple(m["knots"]), tuple(m["values"]), int(m["examples"]), m.get("lowest"))
+            key: MonotoneMap(tuple(m["knots"]), tuple(m["values"]), int(m["examples"]), m.get("support"))
             for key, m in data["maps"].items()
         }
         return cls(version=str(data["version"]), maps=maps)
@@ -190,7 +204,17 @@ def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:
     # shrinking can break monotonicity between neighbours of very different sizes: restore it
     for i in range(1, len(values)):
         values[i] = max(values[i], values[i - 1])
-    return MonotoneMap(tuple(knots), tuple(values), int(total), min(by_x))
+    return MonotoneMap(tuple(knots), tuple(values), int(total), _support(by_x))
+
+
+def _support(by_x: dict[float, list[float]]) -> float:
+    """The lowest raw score with at least SUPPORT_EXAMPLES examples at or below it."""
+    seen = 0.0
+    for x in sorted(by_x):
+        seen += by_x[x][1]
+        if seen >= SUPPORT_EXAMPLES:
+            return x
+    return max(by_x)
 
 
 def fit(

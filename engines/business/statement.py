@@ -142,7 +142,9 @@ def _account(indexes: Sequence[PageIndex]) -> tuple[Candidate | None, bool | Non
 
 
 def period_parser(prefer: str | None) -> Parser:
-    """Two dates joined by a dash or a word ("to", "bis", "au", "al", "tot"), the first earlier."""
+    """Two dates joined by a dash or a word ("to", "bis", "au", "al", "tot"), the first earlier: a
+    day joined to itself is a ledger row's booking and value dates ("27.11.2026 27.11.2026"),
+    never a statement's period."""
 
     def parse(text: str) -> Parsed | None:
         found = find_dates(text, prefer=prefer)
@@ -150,7 +152,7 @@ def period_parser(prefer: str | None) -> Parser:
             joiner = re.sub(
                 r"^(?:du|del|dal|van|vom|from)\s+", "", text[first.end : second.start].strip(), flags=re.I
             )
-            if not _JOINER.match(joiner) or first.value > second.value:
+            if not _JOINER.match(joiner) or first.value >= second.value:
                 continue
             value = f"{first.value.isoformat()}/{second.value.isoformat()}"
             raw: tuple[date, date] = (first.value, second.value)

@@ -120,12 +120,13 @@ def test_type_confidence_is_calibrated_per_document_type() -> None:
     assert fitted.calibrate_type(document_type="invoice", raw_confidence=0.6) == 0.6  # unfitted: raw
 
 
-def test_a_map_claims_no_more_than_the_raw_score_below_every_example_it_saw() -> None:
-    """GIVEN a type whose every labelled reading was right, all at raw 0.9 and up
-    WHEN a reading of that type comes at raw 0.47, below any the map has seen
-    THEN its calibrated confidence is the raw 0.47, not the 1.0 of the readings seen; the map
-    still answers as fitted where it has examples, and keeps its support through JSON."""
+def test_a_map_claims_no_more_than_the_raw_score_where_it_saw_too_few_examples() -> None:
+    """GIVEN a type whose every labelled reading was right, all at raw 0.9 and up but for two
+    WHEN a reading of that type comes at raw 0.47, where the map saw fewer than five examples
+    THEN its calibrated confidence is the raw 0.47, not the 1.0 pooling gives the readings seen;
+    the map still answers as fitted where it has examples, and keeps its support through JSON."""
     types = [TypeExample("receipt", 0.9 + i / 1000, True) for i in range(40)]
+    types += [TypeExample("receipt", 0.35, True), TypeExample("receipt", 0.6, True)]
     fitted = fit([], version="t", types=types)
     assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.47) == 0.47
     assert fitted.calibrate_type(document_type="receipt", raw_confidence=0.92) > 0.95
@@ -142,3 +143,29 @@ def test_failed_validations_are_never_pooled_across_sources() -> None:
     fitted = fit(examples, version="t")
     assert not [key for key in fitted.maps if key.endswith("|invalid")]
     assert fitted.calibrate(source="mrz", name="document_number", valid=False, raw_confidence=0.9) == 0.25
+
+
+def test_a_raw_score_below_a_class_support_is_answered_by_the_coarser_class_and_stays_monotone() -> None:
+    """GIVEN merchant names whose 40 labelled examples all came at raw 0.8 and up (right nine in
+    ten), and OCR fields in general seen from raw 0.2 up
+    WHEN a merchant name comes at raw 0.5, where its own class saw nothing
+    THEN the coarser class answers, never above what the merchant class claims at its support,
+    so the answer still rises with the raw score."""
+    examples = [
+        Example("ocr", "merchant_name", None, 0.8 + i / 400, i % 10 != 0, True, "receipt") for i in range(40)
+    ]
+    examples += [
+        Example("ocr", "total_amount", None, 0.2 + i / 100, i > 10, True, "receipt") for i in range(60)
+    ]
+    fitted = fit(examples, version="t")
+    specific = fitted.maps["receipt.merchant_name|ocr|unchecked"]
+    assert not specific.covers(0.5)
+
+    def merchant(raw: float) -> float:
+        return fitted.calibrate(
+            source="ocr", name="merchant_name", valid=None, raw_confidence=raw, document_type="receipt"
+        )
+
+    assert merchant(0.5) == fitted.calibrate(source="ocr", name="surname", valid=None, raw_confidence=0.5)
+    values = [merchant(r / 20) for r in range(21)]
+    assert values == sorted(values)
