@@ -141,10 +141,11 @@ def _account(indexes: Sequence[PageIndex]) -> tuple[Candidate | None, bool | Non
     return None, None
 
 
-def period_parser(prefer: str | None) -> Parser:
+def period_parser(prefer: str | None, *, joined: bool = False) -> Parser:
     """Two dates joined by a dash or a word ("to", "bis", "au", "al", "tot"), the first earlier: a
     day joined to itself is a ledger row's booking and value dates ("27.11.2026 27.11.2026"),
-    never a statement's period."""
+    never a statement's period. ``joined``: the dates must be joined by a dash or a word, not
+    by space alone (a row no period label points at: a ledger row's two dates are spaced)."""
 
     def parse(text: str) -> Parsed | None:
         found = find_dates(text, prefer=prefer)
@@ -152,7 +153,7 @@ def period_parser(prefer: str | None) -> Parser:
             joiner = re.sub(
                 r"^(?:du|del|dal|van|vom|from)\s+", "", text[first.end : second.start].strip(), flags=re.I
             )
-            if not _JOINER.match(joiner) or first.value >= second.value:
+            if not _JOINER.match(joiner) or (joined and not joiner) or first.value >= second.value:
                 continue
             value = f"{first.value.isoformat()}/{second.value.isoformat()}"
             raw: tuple[date, date] = (first.value, second.value)
@@ -170,14 +171,15 @@ def _period(indexes: Sequence[PageIndex], prefer: str) -> tuple[Candidate, float
     labelled = candidates(indexes, ("period",), parse)
     if labelled:
         return labelled[0], 0.9
+    parse_joined = period_parser(prefer, joined=True)
     found: list[tuple[Candidate, float]] = []
     for index in indexes:
         for number, row in enumerate(index.rows):
             text = " ".join(line.text for line in row)
-            parsed = parse(text)
+            keys = {hit.key for line in row for hit in index.hits[id(line)]}
+            parsed = (parse if "period" in keys else parse_joined)(text)
             if parsed is None:
                 continue
-            keys = {hit.key for line in row for hit in index.hits[id(line)]}
             bbox = (
                 min(x.x0 for x in row),
                 min(x.y0 for x in row),

@@ -1130,16 +1130,19 @@ def test_an_ambiguous_date_on_a_canadian_receipt_is_doubted_more_than_on_a_germa
     assert canadian.confidence < german.confidence
 
 
-def test_a_ledger_rows_booking_and_value_dates_on_one_day_are_no_statement_period() -> None:
+def test_a_ledger_rows_booking_and_value_dates_are_no_statement_period() -> None:
     """GIVEN a statement whose period OCR could not read and whose ledger rows print the booking
-    and value dates of each movement side by side ("27.11.2026 27.11.2026")
+    and value dates of each movement side by side ("27.11.2026 27.11.2026", "03.11.2026
+    05.11.2026")
     WHEN it is read
-    THEN no period is claimed from a row that joins a day to itself."""
+    THEN no period is claimed from a row no period label points at whose dates only a space
+    joins, nor from one that joins a day to itself."""
     rows = [
         (0.05, [(0.10, "Banca Alpina")]),
         (0.10, [(0.10, "ESTRATTO CONTO")]),
         (0.14, [(0.10, "Intestatario: Giulia Bianchi")]),
         (0.40, [(0.10, "27.11.2026 27.11.2026"), (0.40, "BONIFICO"), (0.80, "120,00")]),
+        (0.44, [(0.10, "03.11.2026 05.11.2026"), (0.40, "PRELIEVO"), (0.80, "50,00")]),
     ]
     fields = read_bank_statement([page(rows)]).fields
     assert fields["statement_period_start"].value is None
