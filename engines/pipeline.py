@@ -65,6 +65,9 @@ _HINT_MIN_PROBABILITY = 0.05
 _MRZ_TYPES = ("passport", "id_card")
 # Below this type confidence a TD2's document code may be misread, and its printed title decides.
 _TD2_CODE_TRUSTED = 0.9
+# The raw confidence, at least, of an MRZ document number its check digit verified and its print
+# repeats character for character.
+_PRINT_CONFIRMED_CONFIDENCE = 0.98
 _BARCODE_TYPE_CONFIDENCE = 0.99
 _SPARSE_PAGE_LINES = 12
 # Photos mostly come one or two pages at a time (a card's two sides); longer documents, mostly
@@ -375,6 +378,13 @@ def _result_from_mrz(
     }
     if number_in_doubt:
         fields["document_number"] = replace(fields["document_number"], valid=False)
+    elif "document_number" in printed and fields["document_number"].valid:
+        # the print, read in another typeface, repeats the number its check digit verified: what
+        # the MRZ's OCR was unsure of (a character the check digit repaired) two readings agree on
+        confirmed = fields["document_number"]
+        fields["document_number"] = replace(
+            confirmed, confidence=max(confirmed.confidence, _PRINT_CONFIRMED_CONFIDENCE)
+        )
     fields, spelling_checks = doubt_uncommon_spellings(fields, names=MRZ_NAME_FIELDS, source="mrz")
     failed = reading.parse.failed_checks
     # fields whose check digit passed only after a repair it could not tell from another

@@ -6,13 +6,24 @@ no binary fixtures; the real specimen images are read in test_mrz_reader_real.py
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from mrz_pages import blank_page, mrz_font, render_page
 
 from engines import ENGINE_NAME, ENGINE_VERSION
-from engines.layout import PageText, page_from_ocr
-from engines.pipeline import _may_hold_mrz, _reads_better, _unverified_where_readings_differ, read_document
+from engines.images import decode_image
+from engines.layout import Line, PageText, page_from_ocr
+from engines.mrz.reader import MrzReading, read_mrz
+from engines.pipeline import (
+    _may_hold_mrz,
+    _reads_better,
+    _result_from_mrz,
+    _Timer,
+    _unverified_where_readings_differ,
+    read_document,
+)
 from engines.types import Check, EngineError, EngineResult, FieldResult
 
 pytestmark = pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
@@ -218,3 +229,30 @@ def test_an_mrz_surname_one_ocr_confusion_from_a_common_name_is_doubted(passport
     assert doubted.fields["surname"].confidence < 0.6 * plain.fields["surname"].confidence
     assert [c.passed for c in doubted.checks if c.name == "name_spelling"] == [False]
     assert not [c for c in plain.checks if c.name == "name_spelling"]
+
+
+def _unsure_number_reading(passport_page: bytes) -> MrzReading:
+    """The passport's MRZ reading with its document number's OCR unsure (a repaired character)."""
+    reading = read_mrz(decode_image(passport_page))
+    assert reading is not None
+    number = replace(reading.fields["document_number"], confidence=0.82)
+    return replace(reading, fields={**reading.fields, "document_number": number})
+
+
+def test_a_verified_mrz_number_its_print_repeats_is_confirmed(passport_page: bytes) -> None:
+    """GIVEN an MRZ number the check digit verified though its OCR was unsure (0.82)
+    WHEN the printed page repeats it character for character, or prints another number
+    THEN two readings in two typefaces agree and the number's raw confidence rises to 0.98;
+    without the print it stays as the MRZ's OCR said."""
+    reading = _unsure_number_reading(passport_page)
+
+    def number(*printed: str) -> FieldResult:
+        lines = tuple(
+            Line(t, 0.95, (0.1, 0.1 + i / 20, 0.6, 0.14 + i / 20), 1) for i, t in enumerate(printed)
+        )
+        result = _result_from_mrz(reading, PageText(1, lines, "ocr"), pages=1, hint=None, timer=_Timer())
+        return result.fields["document_number"]
+
+    assert number("PASSPORT", "Document No. L898902C3").confidence == 0.98
+    assert number("PASSPORT", "Document No. X123456").confidence == 0.82
+    assert number("PASSPORT").confidence == 0.82
