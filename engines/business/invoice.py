@@ -43,9 +43,11 @@ from engines.business.money import (
     ambiguity_factor,
     choose_tax,
     choose_total,
+    date_order_checks,
     date_preference,
     document_currency,
     money_facts,
+    order_unsettled,
 )
 from engines.business.names import (
     LEGAL_SUFFIX,
@@ -111,6 +113,11 @@ def read_invoice(pages: list[PageText]) -> Extracted:
     fields["currency"] = field(currency, currency_conf, currency_cand, source) if currency else empty(source)
 
     issued, due = _dates(indexes, currency)
+    unsettled = [
+        name
+        for name, found in (("invoice_date", issued), ("due_date", due))
+        if found and order_unsettled(found[0], indexes, currency)
+    ]
     fields["invoice_date"] = (
         field(issued[0].value, confidence(issued[1], issued[0].score), issued[0], source, valid=True)
         if issued
@@ -144,7 +151,7 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         else:
             fields[name] = empty(source)
     fields = respace_fields({name: fields[name] for name in FIELDS}, indexes)
-    return Extracted(fields=fields, checks=totals.checks)
+    return Extracted(fields=fields, checks=totals.checks + date_order_checks(unsettled))
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from engines.business.fields import (
     date_parser,
 )
 from engines.business.places import currency_from_country
+from engines.types import Check
 from engines.validators import date_order, detect_currency, find_dates
 
 _CENT = Decimal("0.01")
@@ -276,6 +277,24 @@ def document_date(
     if currency in MIXED_DATE_ORDER:
         doubt *= ambiguity_factor(cand, prefer, indexes)
     return cand, (0.9 if labelled else 0.75) * doubt
+
+
+DATE_ORDER_CHECK = "date_order_settled"
+
+
+def order_unsettled(cand: Candidate, indexes: Sequence[PageIndex], currency: str | None) -> bool:
+    """Is ``cand`` a date that reads two ways (07/06/2023) on a document whose currency's country
+    writes both orders, and that no other date on it settles? Then the day and month are a coin
+    toss no confidence expresses well: a person reads the document."""
+    prefer = date_preference(indexes, currency)
+    return currency in MIXED_DATE_ORDER and ambiguity_factor(cand, prefer, indexes) < 1.0
+
+
+def date_order_checks(unsettled: Sequence[str]) -> list[Check]:
+    """A failed check naming the date fields whose order :func:`order_unsettled` found a guess."""
+    if not unsettled:
+        return []
+    return [Check(DATE_ORDER_CHECK, False, "day and month order unsettled: " + ", ".join(unsettled))]
 
 
 def ambiguity_factor(cand: Candidate, prefer: str, indexes: Sequence[PageIndex]) -> float:

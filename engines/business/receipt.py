@@ -10,7 +10,6 @@ carries about itself.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 
 from engines.business.fields import (
     ABSENT_LABEL_CONFIDENCE,
@@ -25,9 +24,11 @@ from engines.business.money import (
     MoneyFacts,
     choose_tax,
     choose_total,
+    date_order_checks,
     document_currency,
     document_date,
     money_facts,
+    order_unsettled,
     tax_matches_included_rate,
 )
 from engines.business.names import (
@@ -59,7 +60,9 @@ def read_receipt(pages: list[PageText]) -> Extracted:
     else:
         fields["merchant_name"] = field(None, 0.0, None, source)
 
-    fields["date"] = _date_field(indexes, currency, source)
+    date_found = document_date(indexes, currency, keys=("invoice_date",))
+    fields["date"] = _date_field(date_found, source)
+    unsettled = ["date"] if date_found and order_unsettled(date_found[0], indexes, currency) else []
     fields["currency"] = (
         field(currency, currency_conf, currency_cand, source) if currency else field(None, 0.0, None, source)
     )
@@ -82,11 +85,11 @@ def read_receipt(pages: list[PageText]) -> Extracted:
         fields["tax_amount"] = field(None, 0.0, None, source)
     if rate_agrees and fields["total_amount"].valid is None:
         fields["total_amount"] = dataclasses.replace(fields["total_amount"], valid=True)
-    return Extracted(fields=respace_fields(fields, indexes), checks=_checks(facts, total, arithmetic))
+    checks = _checks(facts, total, arithmetic) + date_order_checks(unsettled)
+    return Extracted(fields=respace_fields(fields, indexes), checks=checks)
 
 
-def _date_field(indexes: Sequence[PageIndex], currency: str | None, source: str) -> FieldResult:
-    found = document_date(indexes, currency, keys=("invoice_date",))
+def _date_field(found: tuple[Candidate, float] | None, source: str) -> FieldResult:
     if found is None:
         return field(None, 0.0, None, source)
     cand, conf = found

@@ -20,7 +20,7 @@ from engines.business.fields import ABSENT_LABEL_CONFIDENCE, code_parser
 from engines.business.names import clean_person
 from engines.business.places import parse_city_line
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
-from engines.types import FieldResult
+from engines.types import Extracted
 from tests.conftest import REALDATA
 
 Cell = tuple[float, str]
@@ -1114,20 +1114,25 @@ def test_a_tax_rate_read_without_its_percent_sign_gives_way_to_the_tax_beside_it
 def test_an_ambiguous_date_on_a_canadian_receipt_is_doubted_more_than_on_a_german_one() -> None:
     """GIVEN the same till receipt dated 07/06/2023, once in Canadian dollars, once in euros
     WHEN each is read
-    THEN the Canadian date is trusted less: Canada writes both orders, Germany day first only."""
+    THEN the Canadian date is trusted less, and a failed check sends it to a person: Canada
+    writes both orders, Germany day first only."""
 
-    def receipt_date(currency: str) -> FieldResult:
+    def receipt(currency: str) -> Extracted:
         rows = [
             (0.05, [(0.30, "Wilson's Grocery")]),
             (0.10, [(0.10, "Date: 07/06/2023")]),
             (0.20, [(0.10, "Milk 2L"), (0.70, "4.29")]),
             (0.30, [(0.10, f"Total {currency}"), (0.70, "82.09")]),
         ]
-        return read_receipt([page(rows)]).fields["date"]
+        return read_receipt([page(rows)])
 
-    canadian, german = receipt_date("CAD"), receipt_date("EUR")
-    assert canadian.value == german.value
-    assert canadian.confidence < german.confidence
+    canadian, german = receipt("CAD"), receipt("EUR")
+    assert canadian.fields["date"].value == german.fields["date"].value
+    assert canadian.fields["date"].confidence < german.fields["date"].confidence
+    assert [(c.name, c.passed) for c in canadian.checks if c.name == "date_order_settled"] == [
+        ("date_order_settled", False)
+    ]
+    assert not [c for c in german.checks if c.name == "date_order_settled"]
 
 
 def test_a_ledger_rows_booking_and_value_dates_are_no_statement_period() -> None:
