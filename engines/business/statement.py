@@ -150,9 +150,9 @@ def period_parser(prefer: str | None, *, joined: bool = False) -> Parser:
     def parse(text: str) -> Parsed | None:
         found = find_dates(text, prefer=prefer)
         for first, second in pairwise(found):
-            joiner = re.sub(
-                r"^(?:du|del|dal|van|vom|from)\s+", "", text[first.end : second.start].strip(), flags=re.I
-            )
+            # a joiner is a word: a digit in it is a letter OCR misread ("01/11/2026t0 30/11/2026")
+            between = text[first.end : second.start].strip().replace("0", "o")
+            joiner = re.sub(r"^(?:du|del|dal|van|vom|from)\s+", "", between, flags=re.I)
             if not _JOINER.match(joiner) or (joined and not joiner) or first.value >= second.value:
                 continue
             value = f"{first.value.isoformat()}/{second.value.isoformat()}"
@@ -176,10 +176,12 @@ def _period(indexes: Sequence[PageIndex], prefer: str) -> tuple[Candidate, float
     for index in indexes:
         for number, row in enumerate(index.rows):
             text = " ".join(line.text for line in row)
-            keys = {hit.key for line in row for hit in index.hits[id(line)]}
-            parsed = (parse if "period" in keys else parse_joined)(text)
+            # joined dates only: a ledger row's spaced booking and value dates may share the row
+            # with a period label's word ("TRANSFER FROM"), which points at no date before it
+            parsed = parse_joined(text)
             if parsed is None:
                 continue
+            keys = {hit.key for line in row for hit in index.hits[id(line)]}
             bbox = (
                 min(x.x0 for x in row),
                 min(x.y0 for x in row),

@@ -1152,3 +1152,21 @@ def test_a_ledger_rows_booking_and_value_dates_are_no_statement_period() -> None
     fields = read_bank_statement([page(rows)]).fields
     assert fields["statement_period_start"].value is None
     assert fields["statement_period_end"].value is None
+
+
+def test_a_period_whose_label_and_joiner_ocr_misread_is_still_the_statements_period() -> None:
+    """GIVEN a statement whose "FOR THE PERIOD: 01/11/2026 to 30/11/2026" OCR read with zeros for
+    o ("peri0d", "t0"), above ledger rows whose "TRANSFER FROM" is a period label's word
+    WHEN it is read
+    THEN the period is the joined pair of dates, not a ledger row's booking and value dates."""
+    rows = [
+        (0.05, [(0.50, "First Nordlicht Bank")]),
+        (0.10, [(0.10, "Mr William Brown")]),
+        (0.14, [(0.10, "for the peri0d:01/11/2026t0 30/11/2026")]),
+        (0.30, [(0.10, "03/11/2026 05/11/2026 TRANSFER FROM Chloe Jackson"), (0.80, "564.24")]),
+    ]
+    fields = read_bank_statement([page(rows, source="ocr")]).fields
+    assert (fields["statement_period_start"].value, fields["statement_period_end"].value) == (
+        "2026-11-01",
+        "2026-11-30",
+    )
