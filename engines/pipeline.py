@@ -8,10 +8,10 @@ cost:
 2. the text of every page: the PDF's text layer where it has one, full-page OCR otherwise;
 3. the document type from that text (a caller's hint is honoured unless the text contradicts it);
 4. the reader of that type (driver licence barcode and front, or the key-value readers);
-5. names and addresses are read again by a second OCR (engines.second_reading), trade words and
-   cities both readers read without their one spelling's accents get them back
-   (engines.business.accents), and names one confusion from a common spelling are doubted
-   (engines.business.name_spelling);
+5. names and addresses are read again by a second OCR (engines.second_reading); trade words and
+   cities both readers read without their one spelling's accents get them back, and one person's
+   name read twice keeps the accents either reading saw (engines.business.accents); names one
+   confusion from a common spelling are doubted (engines.business.name_spelling);
 6. a photo smeared by a shaking hand (engines.deblur) is read a second time with the smear undone,
    and the reading that reads better is kept.
 
@@ -31,7 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
-from engines.business.accents import restore_customary_accents
+from engines.business.accents import restore_customary_accents, share_accents_of_one_name
 from engines.business.name_spelling import MRZ_NAME_FIELDS, doubt_uncommon_spellings
 from engines.classify import (
     DOCUMENT_TYPES,
@@ -209,7 +209,8 @@ def _read(
     if extracted is not None and document_type in _BUSINESS_READERS:
         with timer.section("second_reading"):
             confirmed, second_checks = confirm_fields(extracted.fields, images, frames)
-            spelled, spelling_checks = doubt_uncommon_spellings(restore_customary_accents(confirmed))
+            accented = share_accents_of_one_name(restore_customary_accents(confirmed))
+            spelled, spelling_checks = doubt_uncommon_spellings(accented)
             extracted = replace(extracted, fields=spelled)
             second_checks += spelling_checks
     logger.info(

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engines.business.accents import restore_customary_accents, with_customary_accents
+from engines.business.accents import (
+    restore_customary_accents,
+    share_accents_of_one_name,
+    with_customary_accents,
+)
 from engines.types import FieldResult
 
 
@@ -37,3 +41,20 @@ def test_ocr_business_names_get_their_accents_and_text_layers_and_people_do_not(
     assert restored["merchant_name"] == FieldResult("BÄCKEREI HOFMANN", 0.53, 1, None, "ocr", True)
     assert restored["full_name"] == fields["full_name"]
     assert restored["vendor_name"] == fields["vendor_name"]
+
+
+def test_one_persons_name_read_twice_keeps_the_accents_either_reading_saw() -> None:
+    """GIVEN a statement whose addressee reads PRIYA RAMÍREZ and whose holder PRIYA RAMIREZ
+    WHEN the fields are reconciled
+    THEN both are PRIYA RAMÍREZ; a different name, and a text layer's value, stay as read."""
+    fields = {
+        "full_name": FieldResult("PRIYA RAMÍREZ", 0.77, 1, None, "ocr", True),
+        "account_holder": FieldResult("PRIYA RAMIREZ", 0.83, 1, None, "ocr", True),
+        "customer_name": FieldResult("PRIYA RAMOS", 0.8, 1, None, "ocr", True),
+    }
+    shared = share_accents_of_one_name(fields)
+    assert shared["account_holder"] == FieldResult("PRIYA RAMÍREZ", 0.83, 1, None, "ocr", True)
+    assert shared["full_name"] == fields["full_name"]
+    assert shared["customer_name"] == fields["customer_name"]
+    layer = {**fields, "account_holder": FieldResult("PRIYA RAMIREZ", 0.99, 1, None, "text_layer", None)}
+    assert share_accents_of_one_name(layer)["account_holder"].value == "PRIYA RAMIREZ"
