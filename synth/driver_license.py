@@ -32,7 +32,7 @@ import zxingcpp
 
 from engines.aamva_iin import JURISDICTION_IINS
 from synth import data, degrade, patterns, render
-from synth.identity import pick, pick_weighted, random_date, random_string
+from synth.identity import IN_CIRCULATION_ON, pick, pick_weighted, random_date, random_string
 from synth.render import Canvas, RenderedDocument, Style
 
 PROFILES = (*degrade.PROFILES, "mixed")
@@ -370,8 +370,11 @@ def sample_licence(rng: np.random.Generator) -> Licence:
     surname = _surname(rng)
     first, middle = _given(rng, sex)
     birth = random_date(rng, date(1940, 1, 1), date(2007, 12, 31))
-    issue = random_date(rng, max(birth + timedelta(days=16 * 366), date(2012, 1, 1)), date(2025, 12, 31))
     years = int(rng.integers(4, 9))
+    first_issue = max(birth + timedelta(days=16 * 366), date(2012, 1, 1))
+    if rng.random() < 0.85:  # in circulation: issued within its validity before the reference day
+        first_issue = max(first_issue, date(IN_CIRCULATION_ON.year - years, 1, 1))
+    issue = random_date(rng, first_issue, max(first_issue, IN_CIRCULATION_ON - timedelta(days=1)))
     try:
         expiry = birth.replace(year=issue.year + years)
     except ValueError:  # born on 29 February

@@ -4,7 +4,9 @@ The distributions lean on the cases MRZ readers get wrong rather than on realism
 and hyphenated names, names long enough to be truncated, Germany's one-letter code "D", the
 TD1 long document number, the sex "X" (encoded as a filler), personal numbers that are present
 or absent, and dates at both ends of the windows a reader must resolve two-digit years into
-(births 1927-2026, expiries 2000-2069).
+(births 1927-2026, expiries 2000-2069). Expiries otherwise follow the documents people upload:
+most were issued within their validity period before ``IN_CIRCULATION_ON`` and are still valid,
+so an evaluation's straight-through rate is not swamped by expired documents (one in ten is).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ T = TypeVar("T")
 
 BIRTH_WINDOW = (date(1927, 1, 1), date(2026, 12, 31))
 EXPIRY_WINDOW = (date(2000, 1, 1), date(2069, 12, 31))
+# the day the generator's documents in circulation are valid on: fixed, so a seed gives the same bytes
+IN_CIRCULATION_ON = date(2026, 12, 1)
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -141,14 +145,19 @@ def _birth_date(rng: np.random.Generator) -> date:
     return random_date(rng, *BIRTH_WINDOW)
 
 
-def _expiry_date(rng: np.random.Generator, birth: date) -> date:
-    start = max(EXPIRY_WINDOW[0], birth + timedelta(days=1))
-    if rng.random() < 0.06:
+def _expiry_date(rng: np.random.Generator, birth: date, validity_years: int) -> date:
+    roll = rng.random()
+    if roll < 0.06:  # the edges of the window, where century inference goes wrong
         year = pick(rng, (2000, 2001, 2068, 2069))
         edge = random_date(rng, date(year, 1, 1), date(year, 12, 31))
         if edge > birth:
             return edge
-    return random_date(rng, start, EXPIRY_WINDOW[1])
+    if roll < 0.2:  # anywhere in the window: expired long ago, or valid for decades
+        return random_date(rng, max(EXPIRY_WINDOW[0], birth + timedelta(days=1)), EXPIRY_WINDOW[1])
+    validity = timedelta(days=round(365.25 * validity_years))
+    first = max(birth, IN_CIRCULATION_ON - validity)
+    issued = random_date(rng, first, max(first, IN_CIRCULATION_ON))
+    return issued + validity - timedelta(days=1)
 
 
 def sample_identity(rng: np.random.Generator, fmt: MrzFormat, document_code: str | None = None) -> Identity:
@@ -172,8 +181,8 @@ def sample_identity(rng: np.random.Generator, fmt: MrzFormat, document_code: str
         personal = personal_number(rng, 7)
 
     birth = _birth_date(rng)
-    expiry = _expiry_date(rng, birth)
     validity_years = pick(rng, (5, 10))
+    expiry = _expiry_date(rng, birth, validity_years)
     issue = max(birth, expiry - timedelta(days=round(365.25 * validity_years) - 1))
 
     mrz = MrzData(

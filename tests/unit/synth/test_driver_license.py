@@ -14,6 +14,7 @@ from engines.aamva import parse_aamva
 from synth import driver_license
 from synth.documents import document_rng
 from synth.driver_license import aamva_payload, compose, generate, sample_licence
+from synth.identity import IN_CIRCULATION_ON
 
 
 def page_images(data: bytes, extension: str) -> list[np.ndarray]:
@@ -104,3 +105,11 @@ def test_a_different_front_is_recorded_in_the_meta_but_the_truth_is_the_barcode(
     assert truth["meta"]["front_differs"] is True
     assert truth["fields"]["surname"] == licence.surname
     assert parse_aamva(decoded_payloads(data, extension)[0]).fields["surname"] == licence.surname
+
+
+def test_most_licences_are_in_circulation_and_some_have_expired() -> None:
+    rng = np.random.default_rng(12)
+    licences = [sample_licence(rng) for _ in range(600)]
+    expired = sum(licence.date_of_expiry < IN_CIRCULATION_ON for licence in licences) / len(licences)
+    assert 0.05 <= expired <= 0.3
+    assert all(licence.date_of_issue < licence.date_of_expiry for licence in licences)

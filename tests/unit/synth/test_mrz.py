@@ -12,7 +12,7 @@ from datetime import date
 import numpy as np
 import pytest
 
-from synth.identity import BIRTH_WINDOW, EXPIRY_WINDOW, sample_identity
+from synth.identity import BIRTH_WINDOW, EXPIRY_WINDOW, IN_CIRCULATION_ON, sample_identity
 from synth.mrz import (
     TD1,
     TD2,
@@ -181,3 +181,12 @@ def test_personal_number_is_truth_for_td3_only_and_optional_data_elsewhere():
     assert truth_fields(td3)["personal_number"] == "ZE184226B"
     assert "personal_number" not in truth_fields(td1)
     assert optional_data(td1) == "123456789" and compose(td1)[0][15:24] == "123456789"
+
+
+def test_most_documents_are_in_circulation_and_some_have_expired() -> None:
+    # uploads are mostly valid documents: a generator of mostly expired ones would make every
+    # evaluation's straight-through rate measure the expiry rule instead of the reading
+    rng = np.random.default_rng(11)
+    expiries = [sample_identity(rng, (TD1, TD2, TD3)[i % 3]).mrz.date_of_expiry for i in range(600)]
+    expired = sum(expiry < IN_CIRCULATION_ON for expiry in expiries) / len(expiries)
+    assert 0.03 <= expired <= 0.15
