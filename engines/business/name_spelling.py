@@ -10,6 +10,11 @@ A word is doubted only then: a name that is common as read, or unknown and near 
 name, is left alone (an unknown name is no evidence of a misreading). Accents are doubted only
 when the reading has some and they differ from every common spelling of the same letters: a
 name printed without its accents ("GONZALEZ" on an English statement) is printed so.
+
+A doubted word whose confusions lead to exactly one common name is also respelled to it
+(LLARIA → ILARIA, a sans-serif I taken for l): the reviewer then confirms the likely name rather
+than retyping it. The confidence stays doubted and the check still fails, so nobody's name is
+changed straight through.
 """
 
 from __future__ import annotations
@@ -116,10 +121,11 @@ MRZ_NAME_FIELDS = frozenset({"surname", "given_names"})
 def doubt_uncommon_spellings(
     fields: dict[str, FieldResult], *, names: frozenset[str] = NAME_FIELDS, source: str = "ocr"
 ) -> tuple[dict[str, FieldResult], list[Check]]:
-    """Lower the confidence of ``source``'s names with a doubtful word, and withdraw the
-    cross-check two readers' agreement earned (they agree on these misreadings); one check lists
-    them. For the MRZ (``names=MRZ_NAME_FIELDS, source="mrz"``), a name its printed page
-    confirmed is left alone: the print, in another typeface, settles the letter."""
+    """Lower the confidence of ``source``'s names with a doubtful word, respell the words with one
+    likely common spelling, and withdraw the cross-check two readers' agreement earned (they agree
+    on these misreadings); one check lists them. For the MRZ (``names=MRZ_NAME_FIELDS,
+    source="mrz"``), a name its printed page confirmed is left alone: the print, in another
+    typeface, settles the letter."""
     doubted = sorted(
         name
         for name, f in fields.items()
@@ -136,8 +142,32 @@ def doubt_uncommon_spellings(
         f = fields[name]
         out[name] = dataclasses.replace(
             f,
+            value=respelled(f.value or "", plain=source == "mrz"),
             confidence=round(f.confidence * _DOUBT_FACTOR, 4),
             valid=None if f.valid is True else f.valid,
         )
     detail = "one OCR confusion from a common spelling: " + ", ".join(doubted)
     return out, [Check(CHECK_NAME, False, detail)]
+
+
+def respelled(value: str, *, plain: bool = False) -> str:
+    """``value`` with each misread word that one confusion takes to a single common name spelled
+    as that name (``plain``: without accents, as an MRZ writes it). Only an upper-case value is
+    respelled: another case would be changed by more than the letter."""
+    if value != _upper(value):
+        return value
+
+    def likely(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if len(word) < 3 or word in _COMMON or _plain(word) in _SPELLINGS:
+            return word
+        letters = {v for v in _confusion_variants(_plain(word)) if v in _SPELLINGS}
+        if len(letters) != 1:
+            return word
+        (name,) = letters
+        spellings = _SPELLINGS[name]
+        if plain:
+            return name
+        return next(iter(spellings)) if len(spellings) == 1 else word
+
+    return _WORD.sub(likely, value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.business.name_spelling import CHECK_NAME, doubt_uncommon_spellings, doubtful_words
+from engines.business.name_spelling import CHECK_NAME, doubt_uncommon_spellings, doubtful_words, respelled
 from engines.types import FieldResult
 
 
@@ -63,3 +63,25 @@ def test_a_doubted_name_loses_half_its_confidence_and_its_cross_check() -> None:
 def test_names_read_well_add_no_check() -> None:
     fields = {"full_name": _field("ANA GÓMEZ HERNÁNDEZ")}
     assert doubt_uncommon_spellings(fields) == (fields, [])
+
+
+@pytest.mark.parametrize(
+    ("value", "plain", "expected"),
+    [
+        ("LLARIA MARIANI-LOMBARDI", False, "ILARIA MARIANI-LOMBARDI"),  # a sans-serif I read as l
+        ("ANA GÓMEZ HEMÁNDEZ", False, "ANA GÓMEZ HERNÁNDEZ"),
+        ("AL SIDDIOUI SHARMA", True, "AL SIDDIQUI SHARMA"),  # an MRZ writes no accents
+        ("NGUYÊT CASTILLO", False, "NGUYÊT CASTILLO"),  # the accents alone in doubt: left as read
+        ("Shabana Siddioui", False, "Shabana Siddioui"),  # not upper case: left as read
+        ("ZEPHYRINE QUAXTELBAUM", False, "ZEPHYRINE QUAXTELBAUM"),
+    ],
+)
+def test_a_misread_word_with_one_likely_name_is_respelled(value: str, plain: bool, expected: str) -> None:
+    assert respelled(value, plain=plain) == expected
+
+
+def test_a_respelled_name_stays_doubted() -> None:
+    out, checks = doubt_uncommon_spellings({"full_name": _field("LLARIA ROSSI")})
+    assert out["full_name"].value == "ILARIA ROSSI"
+    assert out["full_name"].confidence == pytest.approx(0.48)
+    assert [(c.name, c.passed) for c in checks] == [(CHECK_NAME, False)]
