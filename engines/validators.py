@@ -389,8 +389,9 @@ class AmountMatch:
 
 
 _AMOUNT_IN_TEXT = re.compile(
-    # A letter may touch the amount: OCR drops the space in "Total 12.50".
-    r"(?<![\d.,/:\-])"
+    # A letter may touch the amount: OCR drops the space in "Total 12.50" and "TOTAL:12.50"; a
+    # colon after a digit is a time's ("15:14:00"), never an amount's start.
+    r"(?<![\d.,/\-])(?<!\d:)"
     r"(?P<neg>[-\u2212(])?\s?"
     r"(?P<num>\d{1,3}(?:[,.'\u2019\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?"
     r"|\d{1,3}(?: \d{3})+,\d{2}"

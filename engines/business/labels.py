@@ -89,7 +89,8 @@ LABELS: dict[str, tuple[str, ...]] = {
         "cash", "tendered", "cash tendered", "paid", "paid amount", "amount paid", "payment",
         "payment mode", "card", "visa", "mastercard", "credit card", "amount tendered", "gegeben",
         "bar", "bezahlt", "especes", "paye", "efectivo", "entregado", "pagado", "contanti", "pagato",
-        "contant", "betaald", "pin",
+        "contant", "betaald", "pin", "girocard", "ec karte", "ec cash", "kartenzahlung",
+        "carte bancaire", "carte bleue", "tarjeta", "bancomat", "maestro", "amex",
     ),
     "change": (
         "change", "change due", "change amt", "cash change", "change cash", "ruckgeld", "wechselgeld",

@@ -8,6 +8,7 @@ equal the total, so a candidate that takes part in such an equation is far more 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -49,6 +50,9 @@ class MoneyFacts:
     # a rate's "%" ("TAX 7.25%" read "tax7.25"), the rate stands as the label's amount and the tax
     # sits beside or under it; they count only where subtotal + tax = total then holds to the cent
     after_taxes: tuple[Candidate, ...] = ()
+    # every amount on the page that payment minus change gives, labelled or not: where OCR split
+    # "TOTAL (IVA INCL.): 33,93" so that no label points at the amount, it is still the sum paid
+    paid_anywhere: tuple[Candidate, ...] = ()
 
 
 def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
@@ -60,7 +64,7 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
         return found or candidates(indexes, (key,), amount_parser(need_decimals=False), below_rows=1)
 
     payments, changes, taxes = gather("payment"), gather("change"), gather("tax")
-    return MoneyFacts(
+    facts = MoneyFacts(
         totals=gather("total"),
         subtotals=gather("subtotal"),
         taxes=taxes,
@@ -70,6 +74,24 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
         unlabelled_changes=() if changes else tuple(as_decimal(c) for c in _amounts_below(indexes, payments)),
         after_taxes=_amounts_below(indexes, taxes, beside=True),
     )
+    if facts.totals or not changes:
+        return facts
+    return dataclasses.replace(facts, paid_anywhere=_amounts_equal_to(indexes, payment_targets(facts)))
+
+
+def _amounts_equal_to(indexes: Sequence[PageIndex], targets: set[Decimal]) -> tuple[Candidate, ...]:
+    """Every amount printed with decimals whose value is one of ``targets``, in reading order."""
+    parse = amount_parser(need_decimals=True)
+    found = []
+    for index in indexes:
+        for line in index.page.lines:
+            parsed = parse(line.text)
+            if parsed is not None and Decimal(str(parsed.raw)) in targets:
+                bbox = line.span_bbox(parsed.start, parsed.end)
+                found.append(
+                    Candidate(parsed.value, Decimal(str(parsed.raw)), line, bbox, None, "unlabelled")
+                )
+    return tuple(found)
 
 
 def _amounts_below(
@@ -134,8 +156,14 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
     sums = sum_targets(facts)
     pool = [c for c in facts.totals if as_decimal(c) > 0]
     if not pool:
-        # No "total" label read: an amount that payment minus change gives will do.
-        pool = [c for c in facts.subtotals + facts.payments if as_decimal(c) > 0 and as_decimal(c) in pays]
+        # No "total" label read ("ZU" and "ZAHLEN" on two lines): an amount that payment minus
+        # change gives will do, or a printed amount that subtotal plus tax gives.
+        added = {s + t for s in _values(facts.subtotals) for t in _values(facts.taxes) if s > 0 and t > 0}
+        pool = [
+            c
+            for c in [*facts.subtotals, *facts.payments, *facts.paid_anywhere, *facts.after_taxes]
+            if as_decimal(c) > 0 and (as_decimal(c) in pays or as_decimal(c) in added)
+        ]
         if not pool:
             return None, 0.0, None
     votes: Counter[Decimal] = Counter()

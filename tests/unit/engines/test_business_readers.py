@@ -247,6 +247,50 @@ def test_receipt_total_is_not_a_subtotal_quantity_change_or_tendered_amount(nois
     assert got["currency"] == "USD"  # no "$" printed: a US address says dollars
 
 
+def test_a_total_no_label_points_at_is_what_subtotal_plus_tax_gives() -> None:
+    """GIVEN a German till receipt whose "ZU ZAHLEN" OCR split over two lines, paid by girocard,
+    with its net, tax and gross printed as a column under their captions
+    THEN the total is the printed amount that net plus tax gives, confirmed by the card payment."""
+    rows = [
+        (0.03, [(0.3, "Autohof Horizon")]),
+        (0.05, [(0.3, "20921 HAMBURG")]),
+        (0.10, [(0.05, "Diesel"), (0.7, "100,75A")]),
+        (0.12, [(0.05, "Espresso"), (0.7, "13,81A")]),
+        (0.16, [(0.05, "ZU")]),
+        (0.18, [(0.05, "ZAHLEN"), (0.6, "114,56 EUR")]),
+        (0.22, [(0.05, "GIROCARD")]),
+        (0.24, [(0.05, "****0894")]),
+        (0.26, [(0.05, "114,56")]),
+        (0.30, [(0.05, "Netto"), (0.3, "USt."), (0.6, "Brutto")]),
+        (0.32, [(0.05, "96,27"), (0.3, "18,29"), (0.6, "114,56")]),
+        (0.36, [(0.05, "2026-07-16 21:38")]),
+    ]
+    result = read_receipt([page(rows, source="ocr")])
+    assert values(result)["total_amount"] == "114.56"
+    assert {c.name: c.passed for c in result.checks}["totals_arithmetic"] is True
+
+
+def test_a_total_beside_a_tax_qualifier_is_what_payment_minus_change_gives() -> None:
+    """GIVEN a Spanish ticket whose "TOTAL" OCR lost above "(IVA INCL.):33,93"
+    THEN the printed amount cash minus change gives is the total, and not also the tax."""
+    rows = [
+        (0.03, [(0.3, "Restaurante Verdant")]),
+        (0.05, [(0.3, "47017 Valladolid")]),
+        (0.08, [(0.05, "12-11-2025 15:14:00")]),
+        (0.12, [(0.05, "Flan casero")]),
+        (0.13, [(0.05, "4,99A")]),
+        (0.14, [(0.05, "Menu del dia")]),
+        (0.15, [(0.05, "28,94A")]),
+        (0.18, [(0.05, "(IVA INCL.):33,93")]),  # its "TOTAL" above lost to glare
+        (0.19, [(0.05, "B EUR")]),
+        (0.20, [(0.05, "EFECTIVO:"), (0.7, "50,00")]),
+        (0.22, [(0.05, "CAMBIO:"), (0.7, "16,07")]),
+    ]
+    got = values(read_receipt([page(rows, source="ocr")]))
+    assert got["total_amount"] == "33.93"
+    assert got["tax_amount"] is None
+
+
 def test_french_ticket_with_broken_over_two_lines_merchant_name() -> None:
     rows = [
         (0.03, [(0.3, "BOULANGERIE MARTIN &")]),

@@ -125,6 +125,8 @@ def test_amounts_inside_a_line_skip_percentages_dates_and_times() -> None:
     found = find_amounts("VAT 20% on 12/03/2026 at 12:30: RM12.00 and 1.234,50 €")
     assert [(str(a.value), a.decimals) for a in found] == [("12.00", 2), ("1234.50", 2)]
     assert find_amounts("Total12.50")[0].value == Decimal("12.50")  # OCR dropped the space
+    assert find_amounts("(IVA INCL.):33,93")[0].value == Decimal("33.93")  # and the one after a colon
+    assert find_amounts("at 15:14:00") == []
 
 
 def test_canonical_amount_has_exactly_two_decimals() -> None:
