@@ -97,6 +97,10 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("gracias por su compra", 3),
         ("efectivo", 1.5),
         ("scontrino", 3),
+        ("ricevuta", 2.5),
+        ("ricevuta fiscale", 3),
+        ("grazie per la visita", 2),
+        ("di cui iva", 1.5),
         ("resto", 1.5),
         ("contanti", 1.5),
         ("grazie", 1),
@@ -752,7 +756,7 @@ def _approximate_score(doc_type: str, squashed: str, found: set[int]) -> float:
 _PAID = re.compile(
     r"(?<![\w])(cash|change|tendered|card payment|visa|mastercard|maestro|contactless|auth code|"
     r"ruckgeld|bar|girocard|ec-karte|kartenzahlung|especes|rendu|efectivo|cambio|contanti|resto|"
-    r"bancomat|contant|wisselgeld|pin)(?![\w])"
+    r"bancomat|contant|wisselgeld|pin|carta di credito|credit card|carte bancaire|tarjeta)(?![\w])"
 )
 _BILLED = re.compile(
     r"(?<![\w])(bill to|billed to|sold to|ship to|customer|due date|payment terms|remit to|please pay|"
@@ -768,7 +772,7 @@ _TIME_OF_DAY = re.compile(
 
 
 # a payment card's number as a till prints it, all but its last four digits masked
-_MASKED_CARD = re.compile(r"(?:\*{3,}|x{4,})\s*\d{4}(?!\d)")
+_MASKED_CARD = re.compile(r"(?:\*{2,}|x{4,})\s*\d{4}(?!\d)")
 
 
 def _paid_at_the_counter(text: str) -> bool:

@@ -248,6 +248,39 @@ def test_a_german_till_receipt_with_its_time_glued_to_the_date_is_a_receipt() ->
     assert classify_text([page]).document_type == "receipt", classify_text([page]).probabilities
 
 
+def test_an_italian_ricevuta_with_an_invoice_like_item_table_is_a_receipt() -> None:
+    """GIVEN a shop's "Ricevuta" whose item table prints quantity, unit price and amount, and
+    "Totale documento", paid by credit card (its number masked to the last four digits)
+    THEN it is a receipt: it names how it was paid, and nobody it bills."""
+    page = _page(
+        "Levante Alimentari",
+        "Ricevuta",
+        "Piazza Roma,138",
+        "90173Palermo (PA)",
+        "Doc.n.",
+        "8431",
+        "Data:",
+        "19.05.2024",
+        "Ora:",
+        "20:26",
+        "Articolo:",
+        "Quantita:",
+        "Prezzo unitario:",
+        "Importo:",
+        "Banane 2 1,99 3,98",
+        "Totale netto:",
+        "23,23",
+        "Totale documento:",
+        "23,23",
+        "di cui IVA10%",
+        "2,11",
+        "Carta di credito: **3565",
+        "23.23",
+        "Grazie per la visita!",
+    )
+    assert classify_text([page]).document_type == "receipt", classify_text([page]).probabilities
+
+
 def test_a_blurred_photo_of_a_bill_misreading_its_cues_by_a_letter_is_still_a_bill() -> None:
     """A phone photo read "Montily plan" and "AECOUNT NUMBER": each cue one letter off."""
     page = _page(
