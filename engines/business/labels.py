@@ -264,13 +264,19 @@ CELL_LABELS: dict[str, tuple[str, ...]] = {
 _GLUED_TAX = re.compile(r"(?<=[a-zß-ÿ.])(?:TVA|VAT|GST|MWST|MwSt|IVA|BTW|USt)(?![a-z])")
 
 
+def _initial_letter(text: str) -> bool:
+    """A letter standing alone without a colon or its accent ("A" beside "Altamira", a logo's
+    initial): no French "À" that names the addressee."""
+    return len(text.strip()) == 1 and text.strip() not in ("à", "À")
+
+
 def label_hits(line: Line) -> list[LabelHit]:
     """The labels on one line, left to right; where labels overlap, the longest wins (a phrase
     that belongs to two keys, such as "customer", is a hit for both)."""
     folded = fold(line.text)
     cell = re.sub(r"[\s:.]+$", "", folded).strip()
     for key, words in CELL_LABELS.items():
-        if cell in words:
+        if cell in words and not _initial_letter(line.text):
             return [LabelHit(key, line, 0, len(line.text))]
     found = []
     for key, pattern in _key_patterns().items():

@@ -134,6 +134,28 @@ def test_us_invoice_reads_month_first_dates_and_dollars() -> None:
     )
 
 
+def test_a_logos_initial_beside_the_vendor_is_no_french_a_naming_the_customer() -> None:
+    """GIVEN a French invoice whose logo prints the letter "A" left of the vendor's name, and
+    whose addressee block has no "Facturé à"
+    THEN the vendor is the name beside the logo and the customer the addressee: a letter alone,
+    without its accent or a colon, is no "À" label."""
+    rows = [
+        (0.03, [(0.06, "A"), (0.12, "Altamira Fournitures de Bureau SASU")]),
+        (0.05, [(0.06, "Altamira Fournitures de Bureau SASU · 93 rue des Roses · 13100 AIX-EN-PROVENCE")]),
+        (0.10, [(0.06, "M. Jean Chevalier"), (0.60, "N° de facture:"), (0.80, "2324048")]),
+        (0.12, [(0.06, "93 IMPASSE GAMBETTA"), (0.60, "Date de facture:"), (0.80, "13 mars 2023")]),
+        (0.14, [(0.06, "59300 LILLE")]),
+        (0.40, [(0.60, "Total HT"), (0.82, "1 000,00 €")]),
+        (0.42, [(0.60, "TVA 20 %"), (0.82, "200,00 €")]),
+        (0.44, [(0.60, "Total TTC"), (0.82, "1 200,00 €")]),
+    ]
+    got = values(read_invoice([page(rows)]))
+    assert (got["vendor_name"], got["customer_name"]) == (
+        "ALTAMIRA FOURNITURES DE BUREAU SASU",
+        "JEAN CHEVALIER",
+    )
+
+
 def test_french_invoice_with_labels_above_their_values() -> None:
     rows = [
         (0.04, [(0.06, "Atelier Lumière SARL")]),
