@@ -62,6 +62,7 @@ from engines.business.names import (
 )
 from engines.layout import PageText
 from engines.types import Check, Extracted, FieldResult
+from engines.validators import fold
 
 FIELDS = (
     "vendor_name",
@@ -92,6 +93,9 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         # No "Bill to" label (DIN 5008 letters): the addressee block under the window is the customer.
         customer = _addressee(indexes[0], vendor)
         customer_conf = 0.6
+        if customer is not None and _named_by_web_address(customer, indexes, vendor):
+            vendor, customer = customer, vendor
+            vendor_conf, customer_conf = 0.75, 0.6
     fields["customer_name"] = (
         field(customer.value, confidence(customer_conf, customer.score), customer, source)
         if customer
@@ -185,6 +189,29 @@ def _addressee(index: PageIndex, vendor: Candidate | None) -> Candidate | None:
         if len(value) >= 2:
             return Candidate(value, text, block.name, block.name.bbox, None, "block")
     return None
+
+
+_WEB_HOST = re.compile(r"(?:@|\bwww\.)([a-z0-9-]+)\.[a-z]{2,}", re.IGNORECASE)
+
+
+def _named_by_web_address(party: Candidate, indexes: Sequence[PageIndex], other: Candidate | None) -> bool:
+    """Whether the page's e-mail or web address names ``party`` ("accounts@okafor-moore.co.uk"
+    for OKAFOR & MOORE LTD) and not ``other``: an invoice prints its sender's address, so the
+    addressee block it names is the vendor's, read where the customer's should be."""
+    hosts = {
+        match.group(1).replace("-", "").lower()
+        for index in indexes
+        for line in index.page.lines
+        for match in _WEB_HOST.finditer(line.text)
+    }
+
+    def named(candidate: Candidate | None) -> bool:
+        if candidate is None:
+            return False
+        words = [w for w in re.findall(r"[^\W\d_]+", fold(candidate.value)) if len(w) >= 4]
+        return bool(words) and any(words[0] in host for host in hosts)
+
+    return named(party) and not named(other)
 
 
 def _compact(name: str) -> str:

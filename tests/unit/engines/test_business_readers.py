@@ -156,6 +156,24 @@ def test_a_logos_initial_beside_the_vendor_is_no_french_a_naming_the_customer() 
     )
 
 
+def test_the_party_the_invoices_web_address_names_is_the_vendor() -> None:
+    """GIVEN an invoice without a "Bill to" label whose customer's name stands at the top of the
+    page, set larger than its sender's, and whose contact e-mail is the sender's
+    THEN the vendor is the party the e-mail names and the customer the other."""
+    rows = [
+        (0.03, [(0.06, "Davis Marketing S.L.")]),
+        (0.06, [(0.06, "VALMONT MARKETING SL")]),
+        (0.08, [(0.06, "CAMINO NUEVA 13022B"), (0.60, "Invoice No."), (0.80, "2256927")]),
+        (0.10, [(0.06, "46046 VALENCIA"), (0.60, "Issue date:"), (0.80, "19/08/2022")]),
+        (0.14, [(0.60, "Email"), (0.70, "service@valmont-marketing.es")]),
+        (0.40, [(0.60, "Subtotal"), (0.82, "1.000,00")]),
+        (0.42, [(0.60, "VAT 21%"), (0.82, "210,00")]),
+        (0.44, [(0.60, "Total"), (0.82, "1.210,00")]),
+    ]
+    got = values(read_invoice([page(rows, source="ocr")]))
+    assert (got["vendor_name"], got["customer_name"]) == ("VALMONT MARKETING SL", "DAVIS MARKETING S.L.")
+
+
 def test_french_invoice_with_labels_above_their_values() -> None:
     rows = [
         (0.04, [(0.06, "Atelier Lumière SARL")]),
