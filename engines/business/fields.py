@@ -23,13 +23,17 @@ from engines.validators import find_amounts, find_dates, find_iban, format_amoun
 # OCR repairs and the page index
 # --------------------------------------------------------------------------------------------
 
-_OCR_ESZETT = re.compile(r"(?<=[a-zäöü])B(?=(?:e|en|er|es)(?![a-z]))")
+_OCR_ESZETT = re.compile(
+    r"(?<=[a-zäöü])B(?=(?:e|en|er|es)(?![a-z]))"  # StraBe, GroBer
+    r"|(?<=[a-zäöü]{2})B(?=[A-Z][a-z]|(?![A-Za-zäöüß]))"  # WeiB, GroB KG, WeiBSanitar
+)
 _OCR_STRASSE = re.compile(r"(?i)(stra)(e)\b")
 
 
 def repair_eszett(text: str) -> str:
     """OCR without "ß" in its alphabet reads "Straße" as "StraBe" or "Strae": put the "ß" back
-    (a capital B inside a lower-case word ending in -e/-en/-er is never what was printed)."""
+    (a capital B inside a lower-case word ending in -e/-en/-er, or ending a lower-case word as in
+    "WeiB", is never what was printed)."""
     return _OCR_STRASSE.sub(r"\1ß\2", _OCR_ESZETT.sub("ß", text))
 
 

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
-from engines.business.fields import ABSENT_LABEL_CONFIDENCE, code_parser
+from engines.business.fields import ABSENT_LABEL_CONFIDENCE, code_parser, repair_ocr_text
 from engines.business.names import clean_person
 from engines.business.places import parse_city_line
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
@@ -1254,3 +1254,19 @@ def test_a_period_whose_label_and_joiner_ocr_misread_is_still_the_statements_per
         "2026-11-01",
         "2026-11-30",
     )
+
+
+@pytest.mark.parametrize(
+    ("read", "printed"),
+    [
+        ("StraBe 12", "Straße 12"),
+        ("WeiB Sanitar AG", "Weiß Sanitar AG"),  # a capital B ending a lower-case word
+        ("WeiBSanitar AG", "Weiß Sanitar AG"),  # and the space after it lost
+        ("Jager & GroB KG", "Jager & Groß KG"),
+        ("ABB AG", "ABB AG"),
+        ("GmbH", "GmbH"),
+        ("Jacob", "Jacob"),
+    ],
+)
+def test_an_eszett_ocr_read_as_capital_b_is_put_back(read: str, printed: str) -> None:
+    assert repair_ocr_text(read) == printed
