@@ -105,8 +105,10 @@ def with_ordinal_indicators(street: str) -> str:
 
 def canonical_name(text: str) -> str:
     """Names as ARCHITECTURE §3.1 wants them: upper case (``str.upper``, so "ß" is "SS"), single
-    spaces, "&" between spaces."""
+    spaces, "&" between spaces, none before a possessive's apostrophe ("MITCHELL 'S" as a reader
+    that spaces every mark reads MITCHELL'S)."""
     text = repair_eszett(text)
+    text = re.sub(r"(?<=[^\W\d_])\s+(?=['\u2019][Ss]\b)", "", text)
     text = re.sub(r"\s*&\s*", " & ", text)
     text = re.sub(r",(?=[^\s,])", ", ", text)
     text = re.sub(r"[|]", " ", text)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
 from engines.business.fields import ABSENT_LABEL_CONFIDENCE, code_parser, repair_ocr_text
-from engines.business.names import clean_person
+from engines.business.names import canonical_name, clean_person
 from engines.business.places import parse_city_line
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
 from engines.types import Extracted
@@ -1270,3 +1270,15 @@ def test_a_period_whose_label_and_joiner_ocr_misread_is_still_the_statements_per
 )
 def test_an_eszett_ocr_read_as_capital_b_is_put_back(read: str, printed: str) -> None:
     assert repair_ocr_text(read) == printed
+
+
+@pytest.mark.parametrize(
+    ("read", "canonical"),
+    [
+        ("Mitchell 's Grocery", "MITCHELL'S GROCERY"),
+        ("O'Brien & Sons", "O'BRIEN & SONS"),
+        ("Rock 'n' Roll", "ROCK 'N' ROLL"),
+    ],
+)
+def test_a_possessive_read_with_a_space_before_its_apostrophe_is_joined(read: str, canonical: str) -> None:
+    assert canonical_name(read) == canonical
