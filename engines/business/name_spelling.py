@@ -12,8 +12,8 @@ when the reading has some and they differ from every common spelling of the same
 name printed without its accents ("GONZALEZ" on an English statement) is printed so.
 
 A doubted word whose confusions lead to exactly one common name is also respelled to it
-(LLARIA → ILARIA, a sans-serif I taken for l): the reviewer then confirms the likely name rather
-than retyping it. The confidence stays doubted and the check still fails, so nobody's name is
+(LLARIA → ILARIA, a sans-serif I taken for l; HÊLÈNE → HÉLÈNE, a tilted photo's acute read as a
+circumflex): the reviewer then confirms the likely name rather than retyping it. The confidence stays doubted and the check still fails, so nobody's name is
 changed straight through.
 """
 
@@ -159,12 +159,17 @@ def respelled(value: str, *, plain: bool = False) -> str:
 
     def likely(match: re.Match[str]) -> str:
         word = match.group(0)
-        if len(word) < 3 or word in _COMMON or _plain(word) in _SPELLINGS:
+        if len(word) < 3 or word in _COMMON:
             return word
-        letters = {v for v in _confusion_variants(_plain(word)) if v in _SPELLINGS}
-        if len(letters) != 1:
+        letters = _plain(word)
+        if letters in _SPELLINGS:
+            # the letters a common name's: only accents no common spelling has are in doubt
+            spellings = _SPELLINGS[letters]
+            return next(iter(spellings)) if letters != word and len(spellings) == 1 else word
+        names = {v for v in _confusion_variants(letters) if v in _SPELLINGS}
+        if len(names) != 1:
             return word
-        (name,) = letters
+        (name,) = names
         spellings = _SPELLINGS[name]
         if plain:
             return name
