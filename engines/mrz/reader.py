@@ -294,8 +294,10 @@ def looks_like_mrz_line(text: str) -> bool:
 
 
 def _looks_like_mrz(text: str) -> bool:
-    """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces."""
-    text = _BLURRED_FILLER.sub(_as_filler, text.strip())
+    """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces. Case
+    is no evidence: a recogniser reads a widely spaced MRZ's letters in lower case as often as
+    not ("LOPeZ<TAMM<<GuadALuPe")."""
+    text = _BLURRED_FILLER.sub(_as_filler, text.strip()).upper()
     squeezed = text.replace(" ", "")
     fillers = sum(c == "<" or c in _FILLER_GLYPHS for c in squeezed)
     if len(squeezed) < 12 and not (fillers >= 5 and fillers >= 0.6 * len(squeezed)):

@@ -11,6 +11,7 @@ import pytest
 from engines.mrz.checkdigit import check_digit
 from engines.mrz.formats import TD3 as TD3_FORMAT
 from engines.mrz.parse import parse_mrz
+from engines.mrz.reader import looks_like_mrz_line
 from engines.mrz.repair import normalize_line, repair_decoded, repair_mrz
 
 TD1 = ("I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<")
@@ -183,3 +184,17 @@ def test_a_repair_with_an_equally_cheap_twin_is_flagged_ambiguous() -> None:
     repair = repair_decoded(TD3_FORMAT, read, options)
     assert repair.lines[1][:9] == number  # the cheaper guess, right this time
     assert "document_number" in repair.ambiguous
+
+
+@pytest.mark.parametrize(
+    ("text", "mrz_like"),
+    [
+        ("LOPeZ<TAMM<<GuadALuPe<GuadALuP", True),  # a widely spaced MRZ read in mixed case
+        (" ACr0uw12904A5<17p6CuwZeIGr<<<< ", True),
+        ("LOPEZ<TAMM<<GUADALUPE<GUADALUP", True),
+        ("Date of issue 2026-06-13", False),
+        ("Please pay within 30 days of the invoice date", False),
+    ],
+)
+def test_an_mrz_line_is_told_by_its_characters_whatever_their_case(text: str, mrz_like: bool) -> None:
+    assert looks_like_mrz_line(text) is mrz_like
