@@ -195,6 +195,10 @@ TITLES = (
     "sales slip", "till receipt", "extrait de compte", "extrait de compte courant", "releve de compte courant",
     "releve de comptes", "releve bancaire", "extracto de cuenta", "extracto de cuenta corriente",
     "estratto conto corrente", "statement of account", "current account statement", "rekeningoverzicht",
+    "council tax bill", "council tax demand notice", "council tax demand", "demand notice", "tax bill",
+    "notice", "final notice", "payment reminder", "reminder", "electricity bill", "gas bill",
+    "water bill", "phone bill", "energy bill", "annual statement", "tax notice", "avis d imposition",
+    "mahnung", "zahlungserinnerung", "jahresabrechnung", "abrechnung",
 )  # fmt: skip
 
 _FREELY_GLUED_LENGTH = 9  # letters of a phrase long enough to be a label whatever follows it

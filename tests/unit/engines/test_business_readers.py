@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engines.business import READERS, read_bank_statement, read_invoice, read_proof_of_address, read_receipt
 from engines.business.fields import ABSENT_LABEL_CONFIDENCE, code_parser, repair_ocr_text
+from engines.business.labels import is_title
 from engines.business.names import canonical_name, clean_person
 from engines.business.places import parse_city_line
 from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
@@ -1282,3 +1283,11 @@ def test_an_eszett_ocr_read_as_capital_b_is_put_back(read: str, printed: str) ->
 )
 def test_a_possessive_read_with_a_space_before_its_apostrophe_is_joined(read: str, canonical: str) -> None:
     assert canonical_name(read) == canonical
+
+
+@pytest.mark.parametrize(
+    "title", ["COUNCIL TAX DEMAND NOTICE", "Final notice", "Your electricity bill", "Zahlungserinnerung"]
+)
+def test_a_bills_title_is_a_title_never_a_name(title: str) -> None:
+    # a council tax bill's title read as its addressee was once approved straight through
+    assert is_title(title)
