@@ -322,7 +322,25 @@ def is_title(text: str) -> bool:
     words = re.sub(r"[^a-z ]", " ", fold(text)).split()
     while len(words) > 1 and words[0] in _TITLE_OPENERS:
         words = words[1:]
-    return " ".join(words) in TITLES or "".join(words) in _TITLES_GLUED
+    if " ".join(words) in TITLES or "".join(words) in _TITLES_GLUED:
+        return True
+    # a bill's kind after its title word: "Facture de gaz", "Fattura servizio idrico"
+    return (
+        len(words) in (2, 3, 4)
+        and words[0] in _TITLE_HEADS
+        and not any(word in _LEGAL_FORMS for word in words[1:])
+    )
+
+
+# Title words a bill's kind follows ("Facture de gaz"); never "bill", a given name too.
+_TITLE_HEADS = frozenset((
+    "invoice", "facture", "factura", "fattura", "rechnung", "factuur", "bolletta", "releve",
+    "extracto", "estratto", "kontoauszug", "avis",
+))  # fmt: skip
+_LEGAL_FORMS = frozenset((
+    "ltd", "limited", "plc", "llc", "inc", "gmbh", "ag", "kg", "sa", "sas", "sasu", "sarl", "srl",
+    "spa", "sl", "bv", "nv", "co",
+))  # fmt: skip
 
 
 def without_trailing_title(text: str) -> str:

@@ -1286,8 +1286,21 @@ def test_a_possessive_read_with_a_space_before_its_apostrophe_is_joined(read: st
 
 
 @pytest.mark.parametrize(
-    "title", ["COUNCIL TAX DEMAND NOTICE", "Final notice", "Your electricity bill", "Zahlungserinnerung"]
+    "title",
+    [
+        "COUNCIL TAX DEMAND NOTICE",
+        "Final notice",
+        "Your electricity bill",
+        "Zahlungserinnerung",
+        "FACTURE DE GAZ",  # a title word and the bill's kind
+        "Fattura servizio idrico",
+    ],
 )
 def test_a_bills_title_is_a_title_never_a_name(title: str) -> None:
     # a council tax bill's title read as its addressee was once approved straight through
     assert is_title(title)
+
+
+@pytest.mark.parametrize("name", ["Invoice Solutions Ltd", "Bill Evans", "Brightline Gaz", "HANS GARCIA"])
+def test_a_name_is_no_title(name: str) -> None:
+    assert not is_title(name)
