@@ -6,7 +6,8 @@ TD1 long document number, the sex "X" (encoded as a filler), personal numbers th
 or absent, and dates at both ends of the windows a reader must resolve two-digit years into
 (births 1927-2026, expiries 2000-2069). Expiries otherwise follow the documents people upload:
 most were issued within their validity period before ``IN_CIRCULATION_ON`` and are still valid,
-so an evaluation's straight-through rate is not swamped by expired documents (one in ten is).
+so an evaluation's straight-through rate is not swamped by expired documents (fewer than one in
+ten is).
 """
 
 from __future__ import annotations

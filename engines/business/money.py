@@ -158,11 +158,10 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
     if not pool:
         # No "total" label read ("ZU" and "ZAHLEN" on two lines): an amount that payment minus
         # change gives will do, or a printed amount that subtotal plus tax gives.
-        added = {s + t for s in _values(facts.subtotals) for t in _values(facts.taxes) if s > 0 and t > 0}
         pool = [
             c
-            for c in [*facts.subtotals, *facts.payments, *facts.paid_anywhere, *facts.after_taxes]
-            if as_decimal(c) > 0 and (as_decimal(c) in pays or as_decimal(c) in added)
+            for c in [*facts.subtotals, *facts.payments, *facts.paid_anywhere]
+            if as_decimal(c) > 0 and (as_decimal(c) in pays or as_decimal(c) in sums)
         ]
         if not pool:
             return None, 0.0, None

@@ -13,8 +13,8 @@ name printed without its accents ("GONZALEZ" on an English statement) is printed
 
 A doubted word whose confusions lead to exactly one common name is also respelled to it
 (LLARIA → ILARIA, a sans-serif I taken for l; HÊLÈNE → HÉLÈNE, a tilted photo's acute read as a
-circumflex): the reviewer then confirms the likely name rather than retyping it. The confidence stays doubted and the check still fails, so nobody's name is
-changed straight through.
+circumflex): the reviewer then confirms the likely name rather than retyping it. The confidence
+stays doubted and the check still fails, so nobody's name is changed straight through.
 """
 
 from __future__ import annotations
@@ -164,9 +164,11 @@ def respelled(value: str, *, plain: bool = False) -> str:
         letters = _plain(word)
         if letters in _SPELLINGS:
             # the letters a common name's: only accents no common spelling has are in doubt
-            spellings = _SPELLINGS[letters]
-            return next(iter(spellings)) if letters != word and len(spellings) == 1 else word
-        names = {v for v in _confusion_variants(letters) if v in _SPELLINGS}
+            if letters == word:
+                return word
+            names = {letters}
+        else:
+            names = {v for v in _confusion_variants(letters) if v in _SPELLINGS}
         if len(names) != 1:
             return word
         (name,) = names
