@@ -43,7 +43,7 @@ from engines.classify import (
 from engines.deblur import deblurred, motion_blur_of
 from engines.images import decode_image
 from engines.layout import PageText, page_from_text_layer
-from engines.mrz.reader import MrzReading, looks_like_mrz_line, read_mrz
+from engines.mrz.reader import MrzFieldReading, MrzReading, looks_like_mrz_line, read_mrz
 from engines.mrz.visual_zone import (
     CROSS_CHECKED_FIELDS,
     document_number_from_visual_zone,
@@ -68,6 +68,9 @@ _TD2_CODE_TRUSTED = 0.9
 # The raw confidence, at least, of an MRZ document number its check digit verified and its print
 # repeats character for character.
 _PRINT_CONFIRMED_CONFIDENCE = 0.98
+# the least probability the MRZ's recogniser must give a printed character it did not read, for
+# the print to overrule it (an OCR-B G read at 0.994, 6 at 0.005, stays a G)
+_PRINT_OVERRULES_MRZ_MIN_PROBABILITY = 0.02
 _BARCODE_TYPE_CONFIDENCE = 0.99
 _SPARSE_PAGE_LINES = 12
 # Photos mostly come one or two pages at a time (a card's two sides); longer documents, mostly
@@ -345,20 +348,40 @@ _BUSINESS_READERS = {
 }
 
 
+def _recogniser_admits(number: MrzFieldReading, printed: str) -> bool:
+    """Did the MRZ's recogniser give the printed reading's characters, where the two differ, at
+    least a small chance? Only then does the print, read in a smaller typeface, settle what the
+    check digit cannot (G and 6 weigh alike): an OCR-B G it read at 0.99 is a G, whatever the
+    print's OCR made of it. Without the recogniser's alternatives the print is taken."""
+    value = number.value or ""
+    if len(number.alternatives) != len(value):
+        return True
+    return all(
+        number.alternatives[i].get(theirs, 0.0) >= _PRINT_OVERRULES_MRZ_MIN_PROBABILITY
+        for i, (ours, theirs) in enumerate(zip(value, printed, strict=True))
+        if ours != theirs
+    )
+
+
 def _result_from_mrz(
     reading: MrzReading, page_text: PageText, *, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
     page = page_text.page
     number = reading.fields.get("document_number")
     corrected = document_number_from_visual_zone(number.value, page_text) if number and number.value else None
+    # the print reads the number otherwise where the MRZ's recogniser was sure of its own reading
+    print_disputes_number = False
     if number is not None and corrected is not None:
-        reading = replace(
-            reading, fields={**reading.fields, "document_number": replace(number, value=corrected)}
-        )
+        if _recogniser_admits(number, corrected):
+            reading = replace(
+                reading, fields={**reading.fields, "document_number": replace(number, value=corrected)}
+            )
+        else:
+            print_disputes_number = True
     values = {n: f.value for n, f in reading.fields.items()}
     number = reading.fields.get("document_number")
     # the print backs another reading of the number that passes the same check digit
-    number_in_doubt = bool(
+    number_in_doubt = print_disputes_number or bool(
         number and number.value and number.valid and number_ambiguous_in_print(number.value, page_text)
     )
     printed = fields_in_visual_zone(values, page_text)
@@ -399,7 +422,11 @@ def _result_from_mrz(
         for part in (
             "failed: " + ", ".join(failed) if failed else "",
             "repaired with an equally likely alternative: " + ", ".join(guessed) if guessed else "",
-            "the print backs another reading that passes too: document_number" if number_in_doubt else "",
+            "the print reads the document_number otherwise, as the check digit cannot tell"
+            if print_disputes_number
+            else "the print backs another reading that passes too: document_number"
+            if number_in_doubt
+            else "",
         )
         if part
     )

@@ -468,7 +468,17 @@ def find_iban(text: str) -> tuple[str, int, int] | None:
 # Postal codes
 # --------------------------------------------------------------------------------------------
 
-_UK = re.compile(r"^([A-Z]{1,2}\d[A-Z\d]?)\s*(\d[A-Z]{2})$")
+_UK = re.compile(r"^([A-Z]{1,2})(\d[A-Z\d]?)\s*(\d[ABD-HJLNP-UW-Z]{2})$")
+# The postcode areas Royal Mail issues (and BF, BX for forces and non-geographic mail): an outward
+# code's letters name one, so OCR's "BI0 7YG" for B10 is no postcode. The inward code's two
+# letters are never C, I, K, M, O or V.
+_UK_AREAS_TEXT = (
+    "AB AL B BA BB BD BF BH BL BN BR BS BT BX CA CB CF CH CM CO CR CT CV CW DA DD DE DG DH DL DN DT DY "
+    "E EC EH EN EX FK FY G GL GU GY HA HD HG HP HR HS HU HX IG IM IP IV JE KA KT KW KY L LA LD LE LL "
+    "LN LS LU M ME MK ML N NE NG NN NP NR NW OL OX PA PE PH PL PO PR RG RH RM S SA SE SG SK SL SM SN "
+    "SO SP SR SS ST SW SY TA TD TF TN TQ TR TS TW UB W WA WC WD WF WN WR WS WV YO ZE"
+)
+UK_POSTCODE_AREAS = frozenset(_UK_AREAS_TEXT.split())
 _CA = re.compile(r"^([ABCEGHJ-NPRSTVXY][\dO][ABCEGHJ-NPRSTV-Z])\s*([\dO][ABCEGHJ-NPRSTV-Z][\dO])$")
 _NL = re.compile(r"^([1-9]\d{3})\s*([A-Z]{2})$")
 _US = re.compile(r"^(\d{5})(?:\s*-\s*(\d{4}))?$")
@@ -494,7 +504,7 @@ def valid_postal_code(text: str, country: str) -> str | None:
         return f"{first} {second}"
     if country in ("GB", "UK"):
         m = _UK.match(s)
-        return f"{m.group(1)} {m.group(2)}" if m else None
+        return f"{m.group(1)}{m.group(2)} {m.group(3)}" if m and m.group(1) in UK_POSTCODE_AREAS else None
     if country == "NL":
         m = _NL.match(s)
         return f"{m.group(1)} {m.group(2)}" if m and m.group(2) not in ("SA", "SD", "SS") else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from engines.business.fields import (
@@ -78,6 +78,7 @@ class AddressBlock:
 
 _SAME_EDGE = 0.03  # left edges this close (page widths) are one column's edge
 _MAX_GAP_OF_HEIGHTS = 6  # a gap inside a street line, in line heights; wider is another column
+_REPAIRED_POSTAL_CODE_FACTOR = 0.5  # raw confidence of a postcode read only after undoing a confusion
 
 
 def address_blocks(index: PageIndex, *, issuer: str | None = None) -> list[AddressBlock]:
@@ -105,11 +106,9 @@ def _city_and_street(index: PageIndex, line: Line) -> list[tuple[CityLine, str, 
             city_line = parse_city_line(above, text=f"{above.text} {city.postal_code}")
             town = canonical_name(above.text)
             if city_line is None and not re.search(r"\d", above.text):
-                city = CityLine(town, "", city.postal_code, "GB", line, above.bbox, city.postal_bbox, None)
+                city = replace(city, city=town, region="", city_bbox=above.bbox, region_bbox=None)
             elif city_line is not None:
-                city = CityLine(
-                    city_line.city, "", city.postal_code, "GB", line, above.bbox, city.postal_bbox, None
-                )
+                city = replace(city, city=city_line.city, region="", city_bbox=above.bbox, region_bbox=None)
             above = _above(index, above)
         if above is not None:
             street_text, street_bbox = _street_row(index, above, city.line)
@@ -322,8 +321,13 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
         else:
             fields["address_region"] = empty(source)
         postal_cand = Candidate(city.postal_code, None, city.line, city.postal_bbox, None, "block")
+        postal_doubt = _REPAIRED_POSTAL_CODE_FACTOR if city.postal_code_repaired else 1.0
         fields["address_postal_code"] = field(
-            city.postal_code, confidence(base + 0.05, city.line.score), postal_cand, source, valid=True
+            city.postal_code,
+            confidence(base + 0.05, city.line.score, postal_doubt),
+            postal_cand,
+            source,
+            valid=True,
         )
     else:
         for name in ("address_street", "address_city", "address_region", "address_postal_code"):

@@ -328,7 +328,7 @@ def is_title(text: str) -> bool:
     return (
         len(words) in (2, 3, 4)
         and words[0] in _TITLE_HEADS
-        and not any(word in _LEGAL_FORMS for word in words[1:])
+        and not any(word in _LEGAL_FORMS or word in _CAPTION_WORDS for word in words[1:])
     )
 
 
@@ -336,6 +336,12 @@ def is_title(text: str) -> bool:
 _TITLE_HEADS = frozenset((
     "invoice", "facture", "factura", "fattura", "rechnung", "factuur", "bolletta", "releve",
     "extracto", "estratto", "kontoauszug", "avis",
+))  # fmt: skip
+# Words after a title word that make it a caption over a value ("INVOICE NO:", "Invoice date",
+# "Facture à"), whose value may stand on the next line: never the page's title.
+_CAPTION_WORDS = frozenset((
+    "no", "nr", "n", "nro", "num", "number", "numero", "nummer", "ref", "reference", "id", "date",
+    "dated", "datum", "fecha", "data", "to", "a", "total", "amount", "period", "periode",
 ))  # fmt: skip
 _LEGAL_FORMS = frozenset((
     "ltd", "limited", "plc", "llc", "inc", "gmbh", "ag", "kg", "sa", "sas", "sasu", "sarl", "srl",

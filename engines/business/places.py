@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines.business.fields import (
     PageIndex,
@@ -23,7 +23,7 @@ from engines.business.names import (
 )
 from engines.layout import Line
 from engines.types import BBox
-from engines.validators import find_iban, valid_postal_code
+from engines.validators import UK_POSTCODE_AREAS, find_iban, valid_postal_code
 
 
 def _codes(text: str) -> frozenset[str]:
@@ -91,6 +91,9 @@ class CityLine:
     city_bbox: BBox
     postal_bbox: BBox
     region_bbox: BBox | None
+    # the postal code was read only once letters and digits OCR confuses were swapped ("BI0" → B10):
+    # a reading with one confusion undone may hide another, so it is doubted
+    postal_code_repaired: bool = False
 
 
 # OCR reads a monospaced O as 0 (and I, S, B as 1, 5, 8) inside a word: "33200 B0RDEAUX". A word
@@ -115,9 +118,14 @@ def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> 
     lead = len(raw) - len(raw.lstrip())
     base = offset + lead
     parsed = _city_line(line, stripped, base)
-    for repair in (_DIGITS_IN_WORDS.sub(_as_letters, stripped), _uk_postcode_repaired(stripped)):
-        if parsed is None and repair != stripped:
-            parsed = _city_line(line, repair, base)  # same length: the boxes still fit
+    if parsed is None:
+        letters = _DIGITS_IN_WORDS.sub(_as_letters, stripped)
+        parsed = _city_line(line, letters, base) if letters != stripped else None  # same length: boxes fit
+    if parsed is None:
+        postcode = _uk_postcode_repaired(stripped)
+        parsed = _city_line(line, postcode, base) if postcode != stripped else None
+        if parsed is not None and postcode.upper() != stripped.upper():
+            parsed = replace(parsed, postal_code_repaired=True)
     return parsed
 
 
@@ -130,6 +138,7 @@ _UK_POSTCODE_MISREAD = re.compile(
 )
 _AS_LETTER = str.maketrans("0158", "OISB")
 _AS_DIGIT = str.maketrans("OoIlSBT", "0011587")
+_DIGIT_LIKE_LETTERS = frozenset("OISB")
 
 
 def _uk_postcode_repaired(text: str) -> str:
@@ -137,9 +146,12 @@ def _uk_postcode_repaired(text: str) -> str:
     match = _UK_POSTCODE_MISREAD.search(text)
     if match is None or not any(c.isalpha() for c in match["area"]):
         return text  # an area of digits alone ("12 OBS") is no misread postcode
+    area, district = match["area"].upper().translate(_AS_LETTER), match["district"].upper()
+    if area not in UK_POSTCODE_AREAS and area[:1] in UK_POSTCODE_AREAS and area[1:] in _DIGIT_LIKE_LETTERS:
+        area, district = area[0], area[1].translate(_AS_DIGIT) + district  # "BI0 7YG": B10
     postcode = (
-        match["area"].upper().translate(_AS_LETTER)
-        + match["district"].upper()
+        area
+        + district
         + match["gap"]
         + match["sector"].translate(_AS_DIGIT)
         + match["unit"].upper().translate(_AS_LETTER)

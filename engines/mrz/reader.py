@@ -77,6 +77,9 @@ class MrzFieldReading:
     confidence: float  # raw (uncalibrated) 0..1
     bbox: tuple[float, float, float, float] | None  # page fractions of the original image
     valid: bool | None
+    # per character of ``value`` (where it was read from one run of positions), what else the
+    # recogniser thought it might be, with probabilities: how sure it was against another reading
+    alternatives: tuple[dict[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -523,6 +526,7 @@ def _reading(h: _Hypothesis, page: np.ndarray, degrees: int) -> MrzReading:
             confidence=_confidence(valid, positions, char_probs, h.repair),
             bbox=bbox,
             valid=valid,
+            alternatives=_value_alternatives(h, field.value, positions) if name == "document_number" else (),
         )
     code_probs = [char_probs[0][0], char_probs[0][1]]
     type_conf = 0.5 + 0.5 * min(1.0, sum(h.parse.check_digits.values()) / len(h.parse.check_digits))
@@ -547,6 +551,17 @@ def _char_probs(h: _Hypothesis) -> list[list[float]]:
             row.append(decoded.char_probs[pos] if char == decoded.text[pos] else alternatives.get(char, 0.02))
         probs.append(row)
     return probs
+
+
+def _value_alternatives(
+    h: _Hypothesis, value: str | None, positions: list[tuple[int, int]]
+) -> tuple[dict[str, float], ...]:
+    """The recogniser's probabilities at each character of ``value``, or () where the value is
+    not simply its positions' characters without filler (a number run on into optional data)."""
+    kept = [(li, p) for li, p in positions if h.repair.lines[li][p] != "<"]
+    if not value or "".join(h.repair.lines[li][p] for li, p in kept[: len(value)]) != value:
+        return ()
+    return tuple(dict(h.decoded[li].alternatives[p]) for li, p in kept[: len(value)])
 
 
 def _char_quad(h: _Hypothesis, line: int, pos: int) -> np.ndarray:

@@ -708,6 +708,7 @@ def test_a_caption_row_set_tight_over_its_values_gives_each_label_the_value_unde
         ("0X96SX", "", "OX9 6SX"),
         ("SHEFTIELD S6TAL", "SHEFTIELD", "S6 7AL"),  # the inward 7 read as T
         ("Item 12 OBS", None, None),  # an area of digits alone is no postcode
+        ("Birmingham BI0 7YG", "BIRMINGHAM", "B10 7YG"),  # no area is BI: B, and the I a one
     ],
 )
 def test_a_british_postcode_ocr_misread_is_still_a_postcode(
@@ -715,6 +716,20 @@ def test_a_british_postcode_ocr_misread_is_still_a_postcode(
 ) -> None:
     parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
     assert (parsed.city, parsed.postal_code) == (city, postcode) if parsed else city is None
+
+
+@pytest.mark.parametrize(
+    ("text", "repaired"),
+    [
+        ("Birmingham BI0 7YG", True),
+        ("SHEFTIELD S6TAL", True),
+        ("Oxford Ox96NZ", False),  # only the case was OCR's: no letter was taken for a digit
+        ("BIRMINGHAM B10 7YQ", False),
+    ],
+)
+def test_a_postcode_read_only_after_undoing_a_confusion_is_marked_repaired(text: str, repaired: bool) -> None:
+    parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
+    assert parsed is not None and parsed.postal_code_repaired is repaired
 
 
 @pytest.mark.parametrize("title", ["EXTRAIT DE COMPTE", "RELEVÉ DE COMPTE COURANT"])
@@ -1304,3 +1319,11 @@ def test_a_bills_title_is_a_title_never_a_name(title: str) -> None:
 @pytest.mark.parametrize("name", ["Invoice Solutions Ltd", "Bill Evans", "Brightline Gaz", "HANS GARCIA"])
 def test_a_name_is_no_title(name: str) -> None:
     assert not is_title(name)
+
+
+@pytest.mark.parametrize(
+    "caption", ["INVOICE NO:", "Invoice number", "Factura No.", "INVOICE TO", "Invoice date"]
+)
+def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
+    # "INVOICE NO:" over "XS-88211" on the next line lost every such digital invoice's number
+    assert not is_title(caption)

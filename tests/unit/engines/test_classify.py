@@ -72,6 +72,25 @@ def test_each_type_is_recognised_by_its_words(expected: str) -> None:
     assert sum(result.probabilities.values()) == pytest.approx(1.0, abs=0.01)
 
 
+def test_a_telecom_bill_that_calls_itself_an_invoice_is_a_proof_of_address() -> None:
+    """GIVEN a Dutch phone bill printed with an invoice's words (Factuurdatum, BTW, Totaal te
+    betalen) and addressed to a person
+    THEN its charges (calls, line) make it the bill it is, not a supplier's invoice."""
+    page = _page(
+        "Nova Mobiel",
+        "INGRID JACOBS",
+        "Factuurdatum 20-04-2023",
+        "Klantnr. 56241454",
+        "Rekening internet en bellen",
+        "Totaal te betalen 59,81 EUR",
+        "Factuurperiode 14-04-2022 t/m 08-04-2023",
+        "Internet & bellen 38,46",
+        "Gesprekskosten 10,97",
+        "BTW 21% 10,38",
+    )
+    assert classify_text([page]).document_type == "proof_of_address"
+
+
 def test_cues_match_whole_words_only() -> None:
     # "gas" inside "Vegas", "tva" inside "TVAL" are not cues
     result = classify_text([_page("Welcome to Las Vegas", "TVAL park", "See you soon")])

@@ -202,3 +202,10 @@ def test_postal_code_country_only_answers_when_the_format_is_unique() -> None:
     assert set(postal_code_countries("10115")) >= {"US", "DE", "FR", "IT"}
     assert postal_code_country("60000") not in ("ES",) and "ES" not in postal_code_countries("60000")
     assert valid_postal_code("1012 SA", "NL") is None  # SA, SD, SS are never issued
+
+
+@pytest.mark.parametrize("text", ["BI0 7YG", "QX1 1AA", "LS6 2CB", "SW1A 1AO"])
+def test_a_british_postcode_outside_royal_mails_areas_and_letters_is_refused(text: str) -> None:
+    """GIVEN OCR's misreads of real postcodes (B10 read BI0, unit letters no postcode uses)
+    THEN they do not pass as postcodes, so they cannot be approved straight through."""
+    assert valid_postal_code(text, "GB") is None
