@@ -450,15 +450,58 @@ def valid_iban(text: str) -> str | None:
 _IBAN_IN_TEXT = re.compile(r"(?<![A-Z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}", re.IGNORECASE)
 
 
-def find_iban(text: str) -> tuple[str, int, int] | None:
-    """The first valid IBAN printed in ``text`` (grouped by four or not), with its span."""
+# What OCR reads for a letter where a digit belongs, and for a digit where a letter belongs.
+_AS_DIGIT = {"O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "G": "6", "B": "8"}
+_AS_LETTER = {"0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B"}
+_BBAN_PART = re.compile(r"(\d+)!([anc])")
+
+
+def repaired_iban(text: str) -> str | None:
+    """The IBAN in ``text`` once the characters OCR put in the wrong class are put back where the
+    country's format wants a letter or a digit ("IT54 1045..." for IT54 I045, the Italian CIN
+    being a letter), when exactly one such repair passes the mod-97 check; else None. Only
+    characters the format rules out are changed, so the check digits verify one or two
+    candidates, not a search (a wrong value passes mod 97 once in 97)."""
+    from itertools import product
+
+    from schwifty import registry
+    from schwifty.exceptions import SchwiftyException
+
+    compact = _IBAN_CHARS.sub("", text.upper())
+    try:
+        spec = registry.get_iban_spec(compact[:2])
+    except (SchwiftyException, KeyError, ValueError):
+        return None
+    if len(compact) != spec.iban_length:
+        return None
+    classes = "aann" + "".join(kind * int(count) for count, kind in _BBAN_PART.findall(spec.bban_spec))
+    if len(classes) != len(compact):
+        return None
+    options = []
+    for char, kind in zip(compact, classes, strict=True):
+        if kind == "n" and not char.isdigit():
+            options.append([_AS_DIGIT[char]] if char in _AS_DIGIT else [])
+        elif kind == "a" and not char.isalpha():
+            options.append([_AS_LETTER[char]] if char in _AS_LETTER else [])
+        else:
+            options.append([char])
+    if all(len(o) == 1 and o[0] == c for o, c in zip(options, compact, strict=True)):
+        return None  # nothing out of place: a wrong digit, which no class tells
+    passing = {v for chars in product(*options) if (v := valid_iban("".join(chars))) is not None}
+    return passing.pop() if len(passing) == 1 else None
+
+
+def find_iban(text: str, *, repair: bool = False) -> tuple[str, int, int] | None:
+    """The first valid IBAN printed in ``text`` (grouped by four or not), with its span;
+    ``repair``: one that :func:`repaired_iban` makes valid."""
+    check = repaired_iban if repair else valid_iban
     for match in _IBAN_IN_TEXT.finditer(text):
         candidate = match.group()
         # Try the longest prefix first: what follows the IBAN on the line may be alphanumeric too.
         for end in range(len(candidate), 14, -1):
             if candidate[end - 1] == " ":
                 continue
-            value = valid_iban(candidate[:end])
+            value = check(candidate[:end])
             if value:
                 return value, match.start(), match.start() + end
     return None

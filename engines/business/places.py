@@ -67,7 +67,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # OCR glues "OxfordOX13YP" too: a lower-case letter before the postcode's capitals divides them.
     ("GB", re.compile(rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z])){_UK_POSTCODE}$")),
     ("GB", re.compile(rf"^{_UK_POSTCODE}$")),
-    ("NL", re.compile(rf"^(?P<postal>[1-9]\d{{3}}\s?[A-Z]{{2}})(?![a-z])(?![A-Z]{{2}})\s*{_CITY}$")),
+    # the two letters end there: "1273 GENÈVE" is a Swiss code and its city, not 1273 GE and NÈVE
+    (
+        "NL",
+        re.compile(rf"^(?P<postal>[1-9]\d{{3}}\s?[A-Z]{{2}})(?![^\W\d_A-Z])(?![A-Z][A-ZÀ-ÖØ-Þ])\s*{_CITY}$"),
+    ),
     (
         "5",
         re.compile(

@@ -78,9 +78,9 @@ def read_bank_statement(pages: list[PageText]) -> Extracted:
     if fields["full_name"].value is None and holder is not None:
         fields["full_name"] = fields["account_holder"]
 
-    account, valid = _account(indexes)
+    account, valid, account_conf = _account(indexes)
     fields["iban_or_account_number"] = (
-        field(account.value, confidence(0.95 if valid else 0.7, account.score), account, source, valid=valid)
+        field(account.value, confidence(account_conf, account.score), account, source, valid=valid)
         if account is not None
         else empty(source)
     )
@@ -122,23 +122,35 @@ def _holder(indexes: Sequence[PageIndex]) -> Candidate | None:
     return None
 
 
-def _account(indexes: Sequence[PageIndex]) -> tuple[Candidate | None, bool | None]:
-    """(account, whether it is a verified IBAN). A labelled IBAN first, then any valid IBAN on
-    the pages, then a labelled account number (its digits)."""
+_IBAN_VERIFIED = 0.95  # raw confidence of an IBAN whose check digits pass as read
+_IBAN_REPAIRED = 0.8  # ... once a letter read as a digit (or back) was put where the format wants it
+_ACCOUNT_NUMBER = 0.7  # ... of a domestic account number, which nothing verifies
+# an IBAN's country and check digits: an account "number" read off such a line is a broken IBAN
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}")
+
+
+def _account(indexes: Sequence[PageIndex]) -> tuple[Candidate | None, bool | None, float]:
+    """(account, whether it is a verified IBAN, raw confidence). A labelled IBAN first, then any
+    valid IBAN on the pages, then one a class repair makes valid, then a labelled account number
+    (its digits), which is invalid where its line starts like an IBAN that failed its check."""
     labelled = candidates(indexes, ("iban",), iban_parser)
     if labelled:
-        return labelled[0], True
-    for index in indexes:
-        for line in index.page.lines:
-            found = find_iban(line.text)
-            if found is not None:
-                value, start, end = found
-                return Candidate(value, value, line, line.span_bbox(start, end), None, "unlabelled"), True
+        return labelled[0], True, _IBAN_VERIFIED
+    for repair, conf in ((False, _IBAN_VERIFIED), (True, _IBAN_REPAIRED)):
+        for index in indexes:
+            for line in index.page.lines:
+                found = find_iban(line.text, repair=repair)
+                if found is not None:
+                    value, start, end = found
+                    bbox = line.span_bbox(start, end)
+                    return Candidate(value, value, line, bbox, None, "unlabelled"), True, conf
     for cand in candidates(indexes, ("account_number",), account_parser):
         digits = re.sub(r"\D", "", cand.value)
         if len(digits) >= 6:
-            return Candidate(digits, cand.raw, cand.line, cand.bbox, cand.hit, cand.where), None
-    return None, None
+            broken_iban = _IBAN_START.search(cand.line.text) is not None
+            account = Candidate(digits, cand.raw, cand.line, cand.bbox, cand.hit, cand.where)
+            return account, False if broken_iban else None, _ACCOUNT_NUMBER
+    return None, None, _ACCOUNT_NUMBER
 
 
 def period_parser(prefer: str | None, *, joined: bool = False) -> Parser:

@@ -482,6 +482,30 @@ def test_bank_statement_in_french_with_period_holder_and_iban() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("printed", "value", "valid"),
+    [
+        ("IBAN IT541045 9145145668345616725", "IT54I0459145145668345616725", True),  # CIN read as 1
+        ("Estratto conto · IT54 1045 9145 1456 6834 5616 726", "10459145145668345616726", False),
+    ],
+)
+def test_an_iban_ocr_broke_is_repaired_by_its_format_or_never_passes_as_an_account_number(
+    printed: str, value: str, valid: bool
+) -> None:
+    """GIVEN an Italian statement whose IBAN OCR read with a digit where the CIN letter stands
+    THEN the letter is put back where mod 97 confirms it; where a digit is misread too, nothing
+    confirms it, and the digits a "conto" label points at are an invalid account number for a
+    person (they were once approved straight through)."""
+    rows = [
+        (0.04, [(0.06, "Cassa di Risparmio di Reggio Emilia")]),
+        (0.12, [(0.06, "NICCOLÒ COLOMBO"), (0.6, "Data 19 novembre 2025")]),
+        (0.14, [(0.06, "VIA MANZONI, 158A"), (0.5, printed)]),
+        (0.16, [(0.06, "42196 REGGIO EMILIA (RE)")]),
+    ]
+    field = read_bank_statement([page(rows, source="ocr")]).fields["iban_or_account_number"]
+    assert (field.value, field.valid) == (value, valid)
+
+
 def test_bank_statement_without_iban_gives_the_account_numbers_digits() -> None:
     rows = [
         (0.04, [(0.06, "First Harbour Bank")]),
@@ -995,6 +1019,7 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("M. E. Evans", "M. E. EVANS"),  # initials, not Monsieur before an initial
         ("K.Johnson", "K. JOHNSON"),  # an initial's space OCR dropped
         ("M. Patel", "M. PATEL"),  # before a surname alone: an initial, not Monsieur
+        ("M. van den Berg", "M. VAN DEN BERG"),  # before a Dutch particle: an initial
     ],
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
@@ -1327,3 +1352,31 @@ def test_a_name_is_no_title(name: str) -> None:
 def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
     # "INVOICE NO:" over "XS-88211" on the next line lost every such digital invoice's number
     assert not is_title(caption)
+
+
+@pytest.mark.parametrize(
+    ("read", "spaced"),
+    [
+        ("4605S FRANKLIN PLACE", "4605 S FRANKLIN PLACE"),  # a compass point glued to the number
+        ("4575 SSUNSET ST", "4575 S SUNSET ST"),  # ... or to the street's name
+        ("KIRCHRING177", "KIRCHRING 177"),
+        ("221B Baker Street", "221B Baker Street"),  # a house number's own letter stays
+    ],
+)
+def test_a_house_number_glued_by_ocr_gets_its_space_back(read: str, spaced: str) -> None:
+    from engines.business.address import _house_number_spaced
+
+    assert _house_number_spaced(read) == spaced
+
+
+@pytest.mark.parametrize(
+    ("printed", "city", "postal_code"),
+    [
+        ("1273 GENÈVE", "GENÈVE", "1273"),  # a Swiss code: GE is the start of the city, no Dutch code
+        ("1015 CJAmsterdam", "AMSTERDAM", "1015 CJ"),  # a Dutch code glued to its city
+        ("5029 HW TILBURG", "TILBURG", "5029 HW"),
+    ],
+)
+def test_a_dutch_postcodes_letters_are_never_a_citys_first_letters(printed, city, postal_code):
+    parsed = parse_city_line(Line(printed, 0.9, (0.1, 0.5, 0.4, 0.52), 1))
+    assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)

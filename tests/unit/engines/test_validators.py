@@ -18,6 +18,7 @@ from engines.validators import (
     parse_date,
     postal_code_countries,
     postal_code_country,
+    repaired_iban,
     valid_iban,
     valid_postal_code,
 )
@@ -209,3 +210,20 @@ def test_a_british_postcode_outside_royal_mails_areas_and_letters_is_refused(tex
     """GIVEN OCR's misreads of real postcodes (B10 read BI0, unit letters no postcode uses)
     THEN they do not pass as postcodes, so they cannot be approved straight through."""
     assert valid_postal_code(text, "GB") is None
+
+
+@pytest.mark.parametrize(
+    ("read", "iban"),
+    [
+        ("IT541045 9145145668345616725", "IT54I0459145145668345616725"),  # the CIN letter read as 1
+        ("DE89 37O4 0044 0532 0130 00", "DE89370400440532013000"),  # a zero read as O
+        ("IT541045 9145145668345616726", None),  # a wrong digit: no class says where
+        ("DE89370400440532013000", None),  # nothing to repair
+    ],
+)
+def test_an_iban_with_a_character_in_the_wrong_class_is_repaired_only_when_mod_97_agrees(
+    read: str, iban: str | None
+) -> None:
+    assert repaired_iban(read) == iban
+    if iban is not None:
+        assert valid_iban(read) is None and find_iban(f"IBAN {read}", repair=True) == (iban, 5, 5 + len(read))
