@@ -92,6 +92,13 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("rendu", 2),
         ("merci de votre visite", 3),
         ("ticket", 1),
+        ("n° ticket", 2.5),
+        ("n ticket", 2.5),
+        ("numéro de ticket", 3),
+        # a till prints the time of the sale under its own word
+        ("heure", 1.5),
+        ("uhrzeit", 1.5),
+        ("hora", 1),
         ("recibo", 2),
         ("cambio", 1),
         ("gracias por su compra", 3),
@@ -442,6 +449,16 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("cuota fija", 2.5),
         ("término de energía", 3),
         ("recibo de agua", 3),
+        ("punto de suministro", 3),
+        ("móvil", 2),
+        ("teléfono", 1),
+        ("telefono", 1),
+        ("téléphone", 1),
+        ("telefon", 1),
+        ("tarifa", 1.5),
+        ("tariffa", 1.5),
+        ("tarief", 1.5),
+        ("tarif", 1.5),
         # water and heating bills (DE), and the meter's readings
         ("wasserrechnung", 3),
         ("gasrechnung", 3),
@@ -820,10 +837,16 @@ def _transaction_cues(text: str, scores: dict[str, float]) -> None:
     receipt. A time of day beside the date is a till's habit too, the more so where nobody is
     billed; invoices print dates only."""
     billed = _BILLED.search(text) is not None
-    if _paid_at_the_counter(text) and not billed:
+    paid = _paid_at_the_counter(text)
+    timed = _TIME_OF_DAY.search(text) is not None
+    if paid and not billed:
         scores["receipt"] += 1.5
-    if _TIME_OF_DAY.search(text):
+    if timed:
         scores["receipt"] += 1.0 if billed else 1.5
+    if paid and timed and not billed:
+        # all three together are a till's slip, whatever its columns say ("Prix unitaire",
+        # "Montant HT": a French supermarket prints an invoice's captions on its tickets)
+        scores["receipt"] += 1.0
 
 
 def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:

@@ -261,10 +261,10 @@ def _house_number_spaced(street: str) -> str:
     space back."""
     street = re.sub(r"(?<=[^\W\d_]{3})(?=\d{1,5}[^\W\d_]?$)", " ", street)
     street = re.sub(r"^(\d{1,5})(?=[NSEW] [A-Z])", r"\1 ", street)
+    street = re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
     # a compass point glued to the street's name it precedes: no street's name starts with the
     # same capital twice ("4575 SSUNSET ST" is 4575 S SUNSET ST)
-    street = re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)
-    return re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
+    return re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)
 
 
 def read_proof_of_address(pages: list[PageText]) -> Extracted:

@@ -1359,6 +1359,7 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
     [
         ("4605S FRANKLIN PLACE", "4605 S FRANKLIN PLACE"),  # a compass point glued to the number
         ("4575 SSUNSET ST", "4575 S SUNSET ST"),  # ... or to the street's name
+        ("4575SSUNSETST", "4575 S SUNSETST"),  # (the second reader puts back the last space)
         ("KIRCHRING177", "KIRCHRING 177"),
         ("221B Baker Street", "221B Baker Street"),  # a house number's own letter stays
     ],

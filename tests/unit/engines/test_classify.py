@@ -91,6 +91,27 @@ def test_a_telecom_bill_that_calls_itself_an_invoice_is_a_proof_of_address() -> 
     assert classify_text([page]).document_type == "proof_of_address"
 
 
+def test_a_supermarket_ticket_with_an_invoices_captions_is_a_receipt() -> None:
+    """GIVEN a French supermarket's ticket that prints "Prix unitaire", "Montant HT" and "Total
+    TTC" as an invoice does, but bills nobody, gives the time of the sale and the card that paid
+    THEN it is a receipt."""
+    page = _page(
+        "Supermarche Riverside",
+        "TICKET",
+        "67300 STRASBOURG",
+        "Date 2023-07-22",
+        "Heure 14:17",
+        "Libelle Qte Prix unitaire Montant HT",
+        "Pommes Golden 1kg 1 2,95 2,95",
+        "Camembert 1 3,99 3,99",
+        "Montant HT 72,99",
+        "Total TTC 72,99",
+        "dont TVA 20% 6,50",
+        "Carte bancaire **4775 72,99",
+    )
+    assert classify_text([page]).document_type == "receipt"
+
+
 def test_cues_match_whole_words_only() -> None:
     # "gas" inside "Vegas", "tva" inside "TVAL" are not cues
     result = classify_text([_page("Welcome to Las Vegas", "TVAL park", "See you soon")])
