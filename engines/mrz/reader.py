@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from engines.images import decode_image, rotate, unrotate_bbox
+from engines.mrz.countries import KNOWN_CODES
 from engines.mrz.ctc import DecodedLine, decode_line
 from engines.mrz.formats import ALPHABET, CLASS_CHARS, FORMATS, MrzFormat
 from engines.mrz.geometry import LineGeom, bbox_fraction, char_quad, crop_line
@@ -69,6 +70,9 @@ _CANONICAL = (
     "issuing_country",
     "personal_number",
 )
+
+
+_COUNTRY_FIELDS = frozenset({"nationality", "issuing_country"})
 
 
 @dataclass(frozen=True)
@@ -521,6 +525,8 @@ def _reading(h: _Hypothesis, page: np.ndarray, degrees: int) -> MrzReading:
         bbox = unrotate_bbox(bbox_fraction(quads, width, height), degrees) if quads else None
         # a check digit that chose between two near-equal repairs verified neither of them
         valid = False if field.valid and name in h.repair.ambiguous else field.valid
+        if name in _COUNTRY_FIELDS and field.value and field.value not in KNOWN_CODES:
+            valid = False  # no state has this code ("RLZ" for IRL): repair found no known one near it
         fields[name] = MrzFieldReading(
             value=field.value,
             confidence=_confidence(valid, positions, char_probs, h.repair),

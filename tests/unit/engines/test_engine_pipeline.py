@@ -295,3 +295,15 @@ def test_the_print_overrules_the_mrz_number_only_where_its_recogniser_was_unsure
     number = result.fields["document_number"]
     assert (number.value, number.valid) == (value, valid)
     assert [c.passed for c in result.checks if c.name == "mrz_check_digits"] == [valid]
+
+
+def test_an_mrz_nationality_no_state_has_is_invalid() -> None:
+    """GIVEN a passport whose MRZ gives a nationality no state or organisation has (JJB), which
+    repair finds no known code near
+    THEN the nationality is read as printed but invalid, so a person looks at it (a shifted line
+    read IRL as RLZ and it was once taken at full confidence)."""
+    line2 = "L898902C36JJB7408122F1204159ZE184226B<<<<<10"
+    result = read_document([render_page((TD3[0], line2))])
+    nationality = result.fields["nationality"]
+    assert (nationality.value, nationality.valid) == ("JJB", False)
+    assert result.fields["issuing_country"].valid is not False  # UTO, the specimen state, is known
