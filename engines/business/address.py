@@ -19,6 +19,7 @@ from engines.business.fields import (
     Candidate,
     Line,
     PageIndex,
+    Parser,
     all_dates,
     candidates,
     confidence,
@@ -356,11 +357,34 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
     return fields
 
 
+_LEDGER_DATES = 3  # dates under a "Date" caption that make it a ledger's column, not a header's
+
+
+def _heads_a_ledger_column(index: PageIndex, cand: Candidate, parse: Parser) -> bool:
+    """Is ``cand`` the first row of a ledger read under its "Date" column caption? A statement's
+    own date sits beside its label or alone under it; a column of dates under the caption is the
+    movements' (the first movement's date was once taken for the statement's)."""
+    if cand.where != "below" or cand.hit is None:
+        return False
+    label = cand.hit.line
+    below = [
+        line
+        for line in index.page.lines
+        if line.y0 > label.y1 and line.x0 < label.x1 and line.x1 > label.x0 and parse(line.text)
+    ]
+    return len(below) >= _LEDGER_DATES
+
+
 def _document_date(indexes: Sequence[PageIndex]) -> FieldResult:
     source = page_source([index.page for index in indexes])
     currency, _, _ = document_currency(indexes)
     prefer = date_preference(indexes, currency)
-    labelled = candidates(indexes, ("invoice_date",), date_parser(prefer))
+    parse = date_parser(prefer)
+    labelled = [
+        cand
+        for cand in candidates(indexes, ("invoice_date",), parse)
+        if not _heads_a_ledger_column(indexes[cand.line.page - 1], cand, parse)
+    ]
     if labelled:
         cand = labelled[0]
         return field(cand.value, confidence(0.88, cand.score), cand, source, valid=True)

@@ -1381,3 +1381,20 @@ def test_a_house_number_glued_by_ocr_gets_its_space_back(read: str, spaced: str)
 def test_a_dutch_postcodes_letters_are_never_a_citys_first_letters(printed, city, postal_code):
     parsed = parse_city_line(Line(printed, 0.9, (0.1, 0.5, 0.4, 0.52), 1))
     assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)
+
+
+def test_a_ledgers_date_column_is_never_the_statements_date() -> None:
+    """GIVEN a statement whose date's label OCR lost ("panse" for "Statement date") and whose
+    ledger is headed by a "Date" column caption
+    THEN the statement's date is its own, not the first movement's under the column caption."""
+    rows = [
+        (0.04, [(0.06, "OAKRIDGE & OAKRIDGE BANK"), (0.6, "BANK STATEMENT")]),
+        (0.12, [(0.06, "John Martin"), (0.5, "panse"), (0.65, "01/02/2024")]),
+        (0.14, [(0.06, "149 Abbey Crescent"), (0.5, "Period:"), (0.65, "01/01/2024 to 31/01/2024")]),
+        (0.16, [(0.06, "Belfast BT4 5BH")]),
+        (0.30, [(0.06, "Date"), (0.2, "Transaction"), (0.6, "Amount"), (0.8, "Balance")]),
+        (0.32, [(0.06, "02/01/2024"), (0.2, "CARD PAYMENT"), (0.6, "12.50"), (0.8, "987.50")]),
+        (0.34, [(0.06, "09/01/2024"), (0.2, "DIRECT DEBIT"), (0.6, "40.00"), (0.8, "947.50")]),
+        (0.36, [(0.06, "16/01/2024"), (0.2, "TRANSFER"), (0.6, "100.00"), (0.8, "847.50")]),
+    ]
+    assert read_bank_statement([page(rows, source="ocr")]).fields["document_date"].value == "2024-02-01"
