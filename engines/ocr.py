@@ -143,15 +143,20 @@ class Ocr:
             _, labels, _ = self._engine.text_cls(crops)
         return [float(score) if "180" in str(label) else 1.0 - float(score) for label, score in labels]
 
-    def read_page(self, image: np.ndarray) -> list[TextLine]:
+    def read_page(self, image: np.ndarray, *, enlarge_to: int | None = None) -> list[TextLine]:
         """Plain full-page OCR (detect, orient, recognise), for callers that want all text.
 
         Small pages are enlarged to RapidOCR's usual working size, huge ones reduced to a few
         million pixels (detection cost grows with pixels, accuracy stops growing long before).
+        ``enlarge_to``: enlarge the page to about this many pixels instead (never reduce it), for
+        a second look at a photo whose small print the usual size lost.
         """
         h, w = image.shape[:2]
-        scale = max(1.0, _PAGE_MIN_SIDE / min(h, w))
-        scale = min(scale, math.sqrt(PAGE_MAX_PIXELS / (h * w)))
+        if enlarge_to is not None:
+            scale = max(1.0, math.sqrt(enlarge_to / (h * w)))
+        else:
+            scale = max(1.0, _PAGE_MIN_SIDE / min(h, w))
+            scale = min(scale, math.sqrt(PAGE_MAX_PIXELS / (h * w)))
         scaled = (
             image
             if scale == 1.0

@@ -62,24 +62,29 @@ class PageFrame:
         )
 
 
-def ocr_page_text(image: np.ndarray, *, page: int, ocr: Ocr | None = None) -> tuple[PageText, PageFrame]:
+def ocr_page_text(
+    image: np.ndarray, *, page: int, ocr: Ocr | None = None, enlarge_to: int | None = None
+) -> tuple[PageText, PageFrame]:
     """OCR ``image`` upright and straight: its lines (boxes in the reading frame) and the frame.
 
     Straightening moves only the lines' geometry, not pixels (the text is already read): rows of
     a receipt photographed 8 degrees askew would otherwise pair a label with the amount of the
     row above or below it. A photo too large for the OCR's pixel budget is first cropped to the
-    document lying on its background, so the budget goes to the document's text."""
+    document lying on its background, so the budget goes to the document's text.
+
+    ``enlarge_to``: read the document, cropped from its background whatever the photo's size,
+    enlarged to about this many pixels (a second look at small print; see Ocr.read_page)."""
     ocr = ocr or get_ocr()
-    crop = _document_crop(image)
+    crop = document_box(image) if enlarge_to is not None else _document_crop(image)
     if crop is not None:
         full_height, full_width = image.shape[:2]
         x0, y0, x1, y1 = crop
         image = image[y0:y1, x0:x1]
-    lines = ocr.read_page(image)
+    lines = ocr.read_page(image, enlarge_to=enlarge_to)
     degrees = _turn_needed(image, lines, ocr)
     if degrees:
         image = rotate(image, degrees)
-        lines = ocr.read_page(image)
+        lines = ocr.read_page(image, enlarge_to=enlarge_to)
     height, width = image.shape[:2]
     skew = _skew_degrees(lines)
     centre = np.array([width / 2, height / 2], dtype=np.float32)

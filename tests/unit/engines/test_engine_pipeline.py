@@ -307,3 +307,19 @@ def test_an_mrz_nationality_no_state_has_is_invalid() -> None:
     nationality = result.fields["nationality"]
     assert (nationality.value, nationality.valid) == ("JJB", False)
     assert result.fields["issuing_country"].valid is not False  # UTO, the specimen state, is known
+
+
+def test_a_photo_whose_small_print_nothing_classifies_is_read_again_enlarged() -> None:
+    """GIVEN a generated phone photo of a water bill (blurred, downscaled to half, its captions in
+    small grey print) whose words OCR at the usual size cannot classify
+    WHEN the document is read
+    THEN it is read a second time enlarged, and that reading names it a proof of address."""
+    from engines.classify import classify_text
+    from engines.page_text import ocr_page_text
+    from synth.documents import document_rng, generate_document
+
+    doc = generate_document(document_rng(27, 96), kind="proof_of_address", profile="mixed", severity=1.0)
+    usual, _ = ocr_page_text(decode_image(doc.image), page=1)
+    assert classify_text([usual]).document_type == "other"
+    result = read_document([doc.image])
+    assert result.document_type == "proof_of_address"
