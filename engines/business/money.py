@@ -53,6 +53,9 @@ class MoneyFacts:
     # every amount on the page that payment minus change gives, labelled or not: where OCR split
     # "TOTAL (IVA INCL.): 33,93" so that no label points at the amount, it is still the sum paid
     paid_anywhere: tuple[Candidate, ...] = ()
+    # the middle amount of each row that prints net, tax and gross in that order with net + tax =
+    # gross (a till's tax table, "A 21% 11,94 2,51 14,45"): the tax where its caption was lost
+    tax_table_rows: tuple[tuple[Candidate, Decimal], ...] = ()
 
 
 def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
@@ -73,10 +76,33 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
         roundings=gather("rounding"),
         unlabelled_changes=() if changes else tuple(as_decimal(c) for c in _amounts_below(indexes, payments)),
         after_taxes=_amounts_below(indexes, taxes, beside=True),
+        tax_table_rows=() if taxes else _tax_table_rows(indexes),
     )
     if facts.totals or not changes:
         return facts
     return dataclasses.replace(facts, paid_anywhere=_amounts_equal_to(indexes, payment_targets(facts)))
+
+
+def _tax_table_rows(indexes: Sequence[PageIndex]) -> tuple[tuple[Candidate, Decimal], ...]:
+    """(tax, gross) of every row whose last three amounts are net, tax and gross, net + tax =
+    gross, the tax the smallest (a rate's percentage, "21%", is no amount)."""
+    parse = amount_parser(need_decimals=True)
+    found = []
+    for index in indexes:
+        for row in index.rows:
+            cells = []
+            for line in sorted(row, key=lambda item: item.x0):
+                parsed = parse(line.text)
+                if parsed is not None and "%" not in line.text[parsed.end : parsed.end + 2]:
+                    cells.append((line, parsed))
+            if len(cells) < 3:
+                continue
+            (_, net), (tax_line, tax), (_, gross) = cells[-3:]
+            net_v, tax_v, gross_v = (Decimal(str(p.raw)) for p in (net, tax, gross))
+            if Decimal(0) < tax_v < net_v and _close(net_v + tax_v, gross_v):
+                bbox = tax_line.span_bbox(tax.start, tax.end)
+                found.append((Candidate(tax.value, tax_v, tax_line, bbox, None, "unlabelled"), gross_v))
+    return tuple(found)
 
 
 def _amounts_equal_to(indexes: Sequence[PageIndex], targets: set[Decimal]) -> tuple[Candidate, ...]:
@@ -189,6 +215,9 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
     return first[best], min(conf, 0.97), arithmetic
 
 
+_TAX_TABLE_CONFIDENCE = 0.8  # raw: arithmetic and the total agree, but no label says "tax"
+
+
 def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | None, float]:
     """The tax amount: the one that makes subtotal + tax = total when the document prints those,
     else the amount most "tax" labels show (below the total, never above it)."""
@@ -202,8 +231,21 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
                 _close(s + as_decimal(cand), limit) for s in subtotals
             ):
                 return cand, 0.92
+        # A subtotal whose qualifier OCR set apart ("Total excl." | "VAT" | "12.94") is read under
+        # the tax's label, as a "total" below the total is: of two such amounts adding up to the
+        # total, the tax is the smaller (no rate reaches 100 %).
+        netted = _values(pool) | {v for v in _values(facts.totals) if v < limit}
+        for cand in sorted(pool, key=as_decimal):
+            value = as_decimal(cand)
+            if any(value < s and _close(s + value, limit) for s in netted):
+                return cand, 0.85
     pool = [c for c in pool if as_decimal(c) >= 0]
     if not pool:
+        if total is not None:
+            # no tax label read: a tax table's row whose gross is the total still says it
+            for cand, gross in facts.tax_table_rows:
+                if _close(gross, as_decimal(total)):
+                    return cand, _TAX_TABLE_CONFIDENCE
         return None, 0.0
     counts = Counter(as_decimal(c) for c in pool)
     summed = _sum_of_the_others(pool)

@@ -236,6 +236,42 @@ def test_check_details_never_carry_values() -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def test_a_receipts_tax_table_gives_the_tax_when_ocr_lost_its_caption() -> None:
+    """GIVEN a Dutch café receipt whose tax table reads "Netto | | Bruto" (the BTW caption lost)
+    over "A 21% | 11,94 | 2,51 | 14,45"
+    THEN the tax is the amount that makes net + tax = gross where the gross is the total."""
+    rows = [
+        (0.05, [(0.2, "Brasserie Janssen")]),
+        (0.37, [(0.1, "Verse muntthee"), (0.73, "3,50 A")]),
+        (0.44, [(0.1, "Subtotaal excl. BTW:"), (0.74, "14,45")]),
+        (0.46, [(0.1, "Totaal:"), (0.63, "14,45")]),
+        (0.51, [(0.1, "Contant:"), (0.74, "20,00")]),
+        (0.53, [(0.1, "Wisselgeld:"), (0.76, "5,55")]),
+        (0.56, [(0.32, "Netto"), (0.74, "Bruto")]),
+        (0.58, [(0.1, "A 21%"), (0.32, "11,94"), (0.55, "2,51"), (0.74, "14,45")]),
+        (0.61, [(0.1, "30/11/2024 13:47")]),
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("14.45", "2.51")
+
+
+def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
+    """GIVEN a receipt where OCR set "VAT" apart from "Total excl.", so the subtotal 12.94 is read
+    as a tax, beside the real tax line "Tax 6.5%" 0.84
+    THEN the tax is the smaller of the two amounts that add up to the total."""
+    rows = [
+        (0.30, [(0.2, "Summit Kitchen & Bar")]),
+        (0.42, [(0.1, "Soup of the day"), (0.75, "7.95")]),
+        (0.44, [(0.1, "Cappuccino"), (0.75, "4.99")]),
+        (0.48, [(0.1, "Total excl."), (0.29, "VAT"), (0.74, "12.94")]),
+        (0.50, [(0.1, "Tax 6.5%"), (0.75, "0.84")]),
+        (0.52, [(0.1, "Total amount USD"), (0.70, "13.78")]),
+        (0.56, [(0.1, "Debit card ****6667"), (0.74, "13.78")]),
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("13.78", "0.84")
+
+
 def test_malaysian_receipt_total_is_the_amount_payment_minus_change_confirms() -> None:
     rows = [
         (0.02, [(0.3, "31803014")]),
