@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from engines.business.fields import (
     Candidate,
@@ -171,6 +171,16 @@ def sum_targets(facts: MoneyFacts) -> set[Decimal]:
     return added | included
 
 
+_ROUNDED_TOTAL_VOTES = 3  # as many as payment minus change: it is the amount paid
+_FIVE_CENTS = Decimal("0.05")
+
+
+def _to_five_cents(value: Decimal) -> Decimal:
+    """``value`` rounded to the nearest five cents, halves up (Malaysia's and Switzerland's cash
+    rounding: 42.33 → 42.35, 7.42 → 7.40)."""
+    return (value / _FIVE_CENTS).quantize(Decimal(1), rounding=ROUND_HALF_UP) * _FIVE_CENTS
+
+
 def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | None]:
     """The total, a raw confidence, and whether arithmetic confirmed it (None: nothing to check).
 
@@ -198,6 +208,14 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
         strong = cand.hit is not None and cand.hit.strength > 6
         votes[value] += 2 if strong else 1
         first.setdefault(value, cand)
+    # A rounding line that prints the rounded total itself ("Rounding RM 42.35" under "Total
+    # Sales 42.33"), a payment of it, or a second subtotal after the rounding: cash is paid to
+    # the nearest five cents (sen, Rappen).
+    for cand in [*facts.roundings, *facts.payments, *facts.subtotals]:
+        value = as_decimal(cand)
+        if value > 0 and value not in votes and any(value == _to_five_cents(v) != v for v in list(votes)):
+            votes[value] += _ROUNDED_TOTAL_VOTES
+            first.setdefault(value, cand)
     confirmed: dict[Decimal, bool] = {}
     roundings = {r for r in _values(facts.roundings) if r != 0}
     for value in list(votes):

@@ -272,6 +272,38 @@ def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
     assert (fields["total_amount"].value, fields["tax_amount"].value) == ("13.78", "0.84")
 
 
+@pytest.mark.parametrize(
+    "rounded_rows",
+    [
+        # the rounding line prints the rounded total itself
+        [
+            (0.65, [(0.26, "Rounding Adjustment RM"), (0.79, ".02")]),
+            (0.68, [(0.48, "Rounding RM"), (0.76, "42.35")]),
+        ],
+        # a second subtotal after the rounding, which cash minus change confirms
+        [
+            (0.65, [(0.17, "ROUNDING"), (0.67, "RM0.02")]),
+            (0.68, [(0.17, "SUBTOTAL (QTY 4)"), (0.66, "RM42.35")]),
+            (0.70, [(0.17, "CASH"), (0.66, "RM50.00")]),
+            (0.72, [(0.17, "CHANGE CASH"), (0.65, "RM7.65")]),
+        ],
+    ],
+)
+def test_a_malaysian_receipts_total_is_the_amount_rounded_to_five_sen(rounded_rows) -> None:
+    """GIVEN a Malaysian receipt whose total 42.33 is rounded to the 42.35 paid in cash
+    THEN the total is the rounded amount (SROIE labels it so; the unrounded one was once read)."""
+    rows = [
+        (0.05, [(0.2, "99 SPEED MART S/B")]),
+        (0.10, [(0.2, "GST ID : 000181747712")]),
+        (0.20, [(0.2, "12/02/2018"), (0.6, "INVOICE NO : 18046/102/T0382")]),
+        (0.48, [(0.1, "2832 HUAT WHI COFFEE"), (0.72, "RM12.65 S")]),
+        (0.63, [(0.1, "Total Sales (Inclusive GST) RM"), (0.76, "42.33")]),
+        *rounded_rows,
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert fields["total_amount"].value == "42.35"
+
+
 def test_malaysian_receipt_total_is_the_amount_payment_minus_change_confirms() -> None:
     rows = [
         (0.02, [(0.3, "31803014")]),
