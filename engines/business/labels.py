@@ -268,6 +268,13 @@ CELL_LABELS: dict[str, tuple[str, ...]] = {
 _GLUED_TAX = re.compile(r"(?<=[a-zß-ÿ.])(?:TVA|VAT|GST|MWST|MwSt|IVA|BTW|USt)(?![a-z])")
 
 
+# A total's word that OCR glued to the currency code after it ("TOTALEEUR", "TotalUSD", "TOTALRM").
+_GLUED_TOTAL = re.compile(
+    r"(?<![A-Za-z])(?:total|totale|totaal|gesamt)(?=(?:EUR|USD|GBP|CHF|CAD|AUD|RM)(?![A-Za-z]))",
+    re.IGNORECASE,
+)
+
+
 def _initial_letter(text: str) -> bool:
     """A letter standing alone without a colon or its accent ("A" beside "Altamira", a logo's
     initial): no French "À" that names the addressee."""
@@ -292,6 +299,11 @@ def label_hits(line: Line) -> list[LabelHit]:
         LabelHit("tax", line, m.start(), m.end())
         for m in _GLUED_TAX.finditer(line.text)
         if ("tax", m.start(), m.end()) not in spans
+    )
+    found.extend(
+        LabelHit("total", line, m.start(), m.end())
+        for m in _GLUED_TOTAL.finditer(line.text)
+        if ("total", m.start(), m.end()) not in spans
     )
     found.sort(key=lambda h: (-h.strength, h.start))
     kept: list[LabelHit] = []

@@ -937,6 +937,15 @@ def test_a_tax_abbreviation_glued_to_the_word_before_it_is_still_a_label() -> No
         ]
 
 
+@pytest.mark.parametrize(("text", "key"), [("TOTALEEUR", "total"), ("SUBTOTALEUR", "subtotal")])
+def test_a_totals_word_glued_to_its_currency_code_is_still_its_label(text: str, key: str) -> None:
+    """An Italian invoice's "TOTALE EUR" read "TOTALEEUR" lost its total; a subtotal stays one."""
+    from engines.business.labels import label_hits
+
+    line = Line(text=text, score=0.99, bbox=(0.49, 0.5, 0.6, 0.52), page=1)
+    assert [h.key for h in label_hits(line)] == [key]
+
+
 def test_a_name_that_begins_with_a_tax_qualifier_keeps_its_first_letters() -> None:
     """GIVEN a scanned invoice billed to "Singh Software Ltd." (whose first letters spell the
     Spanish "sin", "without" tax) in a two-column address block
