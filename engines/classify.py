@@ -95,10 +95,6 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("n° ticket", 2.5),
         ("n ticket", 2.5),
         ("numéro de ticket", 3),
-        # a till prints the time of the sale under its own word
-        ("heure", 1.5),
-        ("uhrzeit", 1.5),
-        ("hora", 1),
         ("recibo", 2),
         ("cambio", 1),
         ("gracias por su compra", 3),
@@ -845,8 +841,9 @@ def _transaction_cues(text: str, scores: dict[str, float]) -> None:
         scores["receipt"] += 1.0 if billed else 1.5
     if paid and timed and not billed:
         # all three together are a till's slip, whatever its columns say ("Prix unitaire",
-        # "Montant HT": a French supermarket prints an invoice's captions on its tickets)
-        scores["receipt"] += 1.0
+        # "Montant HT": a French supermarket prints an invoice's captions on its tickets); the
+        # time's own word ("Heure", "Uhrzeit") is no cue: an agenda prints it over every slot
+        scores["receipt"] += 2.0
 
 
 def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:

@@ -44,7 +44,7 @@ from engines.business.names import (
     respace_fields,
     with_ordinal_indicators,
 )
-from engines.business.places import CityLine, parse_city_line
+from engines.business.places import CityLine, document_country, parse_city_line
 from engines.layout import PageText
 from engines.types import BBox, Extracted, FieldResult
 
@@ -79,15 +79,20 @@ class AddressBlock:
 
 _SAME_EDGE = 0.03  # left edges this close (page widths) are one column's edge
 _MAX_GAP_OF_HEIGHTS = 6  # a gap inside a street line, in line heights; wider is another column
+_FLOOR_WITHOUT_INDICATOR = re.compile(r",\s*\d{1,2}\s+(?:[A-Z]|IZQ|IZDA|DCHA|DRCHA)\.?$")
+_FLOOR_WITHOUT_INDICATOR_FACTOR = 0.5
 _REPAIRED_POSTAL_CODE_FACTOR = 0.5  # raw confidence of a postcode read only after undoing a confusion
 
 
-def address_blocks(index: PageIndex, *, issuer: str | None = None) -> list[AddressBlock]:
-    """Every address on a page, best addressee first (see module docstring for the ranking)."""
+def address_blocks(
+    index: PageIndex, *, issuer: str | None = None, country: str | None = None
+) -> list[AddressBlock]:
+    """Every address on a page, best addressee first (see module docstring for the ranking);
+    ``country``: the document's (places.document_country), where a city line alone cannot tell."""
     lines = list(index.page.lines)
     blocks = []
     for line in lines:
-        for city, street_text, street_bbox, street_line in _city_and_street(index, line):
+        for city, street_text, street_bbox, street_line in _city_and_street(index, line, country):
             block = _assemble(index, city, street_text, street_bbox, street_line, issuer)
             if block is not None:
                 blocks.append(block)
@@ -95,11 +100,13 @@ def address_blocks(index: PageIndex, *, issuer: str | None = None) -> list[Addre
     return blocks
 
 
-def _city_and_street(index: PageIndex, line: Line) -> list[tuple[CityLine, str, BBox, Line]]:
+def _city_and_street(
+    index: PageIndex, line: Line, country: str | None = None
+) -> list[tuple[CityLine, str, BBox, Line]]:
     """City lines in ``line``: the whole line (street above it), or the tail of a one-line address
     ("12 Main St, Springfield, IL 62704"), whose head is the street."""
     out = []
-    city = parse_city_line(line)
+    city = parse_city_line(line, country=country)
     if city is not None:
         above = _above(index, line)
         if city.country == "GB" and not city.city and above is not None:
@@ -284,7 +291,7 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
     indexes = [PageIndex(page) for page in pages]
     fields: dict[str, FieldResult] = {}
     top = organisation_at_top(indexes[0])
-    blocks = address_blocks(indexes[0], issuer=top.value if top else None)
+    blocks = address_blocks(indexes[0], issuer=top.value if top else None, country=document_country(indexes))
     block = blocks[0] if blocks else None
 
     if block is not None and block.name is not None and block.name_text:
@@ -306,7 +313,14 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
             "block",
         )
         base = 0.85 if block.name is not None else 0.6
-        fields["address_street"] = field(street.value, confidence(base, block.street.score), street, source)
+        # a floor and door after the house number with no ordinal indicator ("164, 2 D"): the
+        # small º is what a photo's OCR loses, so the street may be missing it
+        floor_doubt = (
+            _FLOOR_WITHOUT_INDICATOR_FACTOR if _FLOOR_WITHOUT_INDICATOR.search(street.value) else 1.0
+        )
+        fields["address_street"] = field(
+            street.value, confidence(base, block.street.score, floor_doubt), street, source
+        )
         city_cand = Candidate(city.city, None, city.line, city.city_bbox, None, "block")
         fields["address_city"] = (
             field(city.city, confidence(base, city.line.score), city_cand, source)

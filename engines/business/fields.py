@@ -454,8 +454,9 @@ def code_parser(text: str) -> Parsed | None:
         return None  # a date, or the start of one ("21.Juni 2022"), is no identifier
     # a date that begins inside the token and runs on past it was glued to the number by OCR
     # ("MF-72235-26juli 2024" of "MF-72235 · 26 juli 2024"): the number ends where the date begins
-    glued = [d.start for d in dates if start < d.start < start + len(token) < d.end]
-    if glued:
+    # (or that ends it: "F2023/7673-19-09-2023"), where the number left still has a digit
+    glued = [d.start for d in dates if start < d.start < start + len(token) <= d.end]
+    if glued and re.search(r"\d", token[: min(glued) - start]):
         token = token[: min(glued) - start].rstrip("._-/")
     if len(token) < 2:
         return None

@@ -105,10 +105,11 @@ def with_ordinal_indicators(street: str) -> str:
 
 def canonical_name(text: str) -> str:
     """Names as ARCHITECTURE §3.1 wants them: upper case (``str.upper``, so "ß" is "SS"), single
-    spaces, "&" between spaces, none before a possessive's apostrophe ("MITCHELL 'S" as a reader
-    that spaces every mark reads MITCHELL'S)."""
+    spaces, "&" between spaces, none beside a possessive's apostrophe ("MITCHELL 'S" and
+    "THOMPSON' S", as readers that space marks read them, are MITCHELL'S and THOMPSON'S)."""
     text = repair_eszett(text)
     text = re.sub(r"(?<=[^\W\d_])\s+(?=['\u2019][Ss]\b)", "", text)
+    text = re.sub(r"(?<=[^\W\d_]['\u2019])\s+(?=[Ss]\b)", "", text)  # and none after it (THOMPSON' S)
     text = re.sub(r"\s*&\s*", " & ", text)
     text = re.sub(r",(?=[^\s,])", ", ", text)
     text = re.sub(r"[|]", " ", text)
@@ -299,7 +300,7 @@ _COURTESY_WORDS = (
     "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "herr", "herrn", "frau", "hr", "fr", "mme", "mlle",
     "monsieur", "madame", "sr", "sra", "srta", "don", "dona", "do\u00f1a", "d\u00f1a", "sig", "sig.ra", "sigra",
     "sig.na", "signor", "signora", "gent.mo", "gent.ma", "gent.mi", "gentile", "egr", "egregio", "spett.le",
-    "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "mevrouw", "heer",
+    "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "deheer", "mevrouw", "heer",
 )  # fmt: skip
 # French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
 # they are a first name's initial. They are initials too before another initial ("M. E. Evans"),
@@ -313,6 +314,11 @@ _COURTESY = re.compile(
     + "|".join(_COURTESY_INITIALS)
     + r")\.(?!\s*[^\W\d_]\.)(?!\s*(?-i:van|de|den|der|ter|ten|het)\s)\s*(?=$|\S+\s+\S))",
     re.IGNORECASE,
+)
+
+# A courtesy title OCR glued to the name after it, told by case ("DeheerD.HENDRIKS", "HerrnJonas").
+_COURTESY_GLUED = re.compile(
+    r"^((?i:de\s?heer|herrn|herr|frau|mevrouw|mevr|dhr|monsieur|madame|mme|mrs|mr|ms|dr))(?<=[a-z])(?=[A-Z])"
 )
 
 # An initial's full stop with the next word glued to it ("K.JOHNSON").
@@ -339,7 +345,7 @@ def party_name_parser(text: str) -> Parsed | None:
 def clean_person(text: str) -> str:
     """A person's name without courtesy titles ("Mr", "Frau", "M.", "Dhr."), in canonical form,
     an initial's full stop followed by a space (OCR drops it: "K.JOHNSON" is K. JOHNSON)."""
-    text = text.strip(" ,;:-")
+    text = _COURTESY_GLUED.sub(r"\1 ", text.strip(" ,;:-"))
     for _ in range(3):
         stripped = _COURTESY.sub("", text, count=1)
         if stripped == text or not stripped.strip():

@@ -114,14 +114,19 @@ def _as_letters(match: re.Match[str]) -> str:
     return word.translate(_DIGIT_LOOKALIKES)
 
 
-def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> CityLine | None:
+def parse_city_line(
+    line: Line, *, text: str | None = None, offset: int = 0, country: str | None = None
+) -> CityLine | None:
     """The city, region and postal code of an address's last line, or None when the line does not
-    have the shape of one (``text``/``offset``: parse only part of the line)."""
+    have the shape of one (``text``/``offset``: parse only part of the line; ``country``: the one
+    the document comes from, where the line alone cannot tell)."""
     raw = line.text if text is None else text
     stripped = raw.strip().rstrip(".,")
     lead = len(raw) - len(raw.lstrip())
     base = offset + lead
     parsed = _city_line(line, stripped, base)
+    if parsed is not None and country == "NL" and parsed.country == "XX":
+        parsed = _dutch_code_glued_to_its_city(parsed, line, stripped, base) or parsed
     if parsed is None:
         letters = _DIGITS_IN_WORDS.sub(_as_letters, stripped)
         parsed = _city_line(line, letters, base) if letters != stripped else None  # same length: boxes fit
@@ -131,6 +136,31 @@ def parse_city_line(line: Line, *, text: str | None = None, offset: int = 0) -> 
         if parsed is not None and postcode.upper() != stripped.upper():
             parsed = replace(parsed, postal_code_repaired=True)
     return parsed
+
+
+_GLUED_DUTCH = re.compile(r"^(?P<digits>[1-9]\d{3})(?P<letters>[A-Z]{2})(?P<city>[A-Z][A-Z ]{2,})$")
+
+
+def _dutch_code_glued_to_its_city(parsed: CityLine, line: Line, stripped: str, base: int) -> CityLine | None:
+    """On a Dutch document, "2594LRDENHAAG" is 2594 LR and DEN HAAG, not a four-digit code and a
+    city "LRDENHAAG": OCR glued the code's letters to the city's (the line alone cannot tell it
+    from a Swiss "1273GENEVE")."""
+    match = _GLUED_DUTCH.match(stripped)
+    if match is None:
+        return None
+    postal = valid_postal_code(f"{match['digits']} {match['letters']}", "NL")
+    if postal is None:
+        return None
+    end = match.end("letters")
+    city_start, city_end = match.span("city")
+    return replace(
+        parsed,
+        city=canonical_name(match["city"]),
+        postal_code=postal,
+        country="NL",
+        city_bbox=line.span_bbox(base + city_start, base + city_end),
+        postal_bbox=line.span_bbox(base, base + end),
+    )
 
 
 # A British postcode at a line's end as OCR misreads it: its letters in lower case or read as

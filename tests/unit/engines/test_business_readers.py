@@ -1097,6 +1097,7 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("K.Johnson", "K. JOHNSON"),  # an initial's space OCR dropped
         ("M. Patel", "M. PATEL"),  # before a surname alone: an initial, not Monsieur
         ("M. van den Berg", "M. VAN DEN BERG"),  # before a Dutch particle: an initial
+        ("DeheerD.HENDRIKS", "D. HENDRIKS"),  # a title OCR glued to the name, told by case
     ],
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
@@ -1163,6 +1164,8 @@ def test_a_date_is_never_read_as_an_invoice_number(text: str) -> None:
         ("A-26.03.2024", "A-26.03.2024"),  # a date that ends with the number is part of it
         # a page header's "MF-72235 · 26 juli 2024", its separator and a space lost by OCR
         ("MF-72235-26juli 2024", "MF-72235"),
+        ("F2023/7673-19-09-2023", "F2023/7673"),  # the date ends the glued token
+        ("INV-2023-01-15", "INV-2023-01-15"),  # a number made of a date keeps it
     ],
 )
 def test_an_invoice_number_keeps_its_own_year_and_sheds_a_date_glued_after_it(text: str, number: str) -> None:
@@ -1394,6 +1397,7 @@ def test_an_eszett_ocr_read_as_capital_b_is_put_back(read: str, printed: str) ->
     ("read", "canonical"),
     [
         ("Mitchell 's Grocery", "MITCHELL'S GROCERY"),
+        ("THOMPSON' S GROCERY", "THOMPSON'S GROCERY"),  # or after it
         ("O'Brien & Sons", "O'BRIEN & SONS"),
         ("Rock 'n' Roll", "ROCK 'N' ROLL"),
     ],
@@ -1475,3 +1479,47 @@ def test_a_ledgers_date_column_is_never_the_statements_date() -> None:
         (0.36, [(0.06, "16/01/2024"), (0.2, "TRANSFER"), (0.6, "100.00"), (0.8, "847.50")]),
     ]
     assert read_bank_statement([page(rows, source="ocr")]).fields["document_date"].value == "2024-02-01"
+
+
+@pytest.mark.parametrize(
+    ("street", "doubted"), [("Paseo de Atocha 164, 2 D", True), ("Paseo de Atocha 164, 2º D", False)]
+)
+def test_a_floor_and_door_without_their_ordinal_indicator_are_doubted(street: str, doubted: bool) -> None:
+    """GIVEN a Spanish address whose floor "2º" OCR may have read without its small º
+    THEN the street's confidence is halved against the same street printed with it."""
+
+    def street_confidence(text: str) -> float:
+        rows = [
+            (0.04, [(0.06, "Banco Ejemplo")]),
+            (0.12, [(0.06, "Lucía Gómez")]),
+            (0.14, [(0.06, text)]),
+            (0.16, [(0.06, "28012 Madrid")]),
+        ]
+        return read_proof_of_address([page(rows, source="ocr")]).fields["address_street"].confidence
+
+    ratio = street_confidence(street) / street_confidence("Paseo de Atocha 164, 2º D")
+    assert ratio == (pytest.approx(0.5, abs=0.01) if doubted else 1.0)
+
+
+def test_a_dutch_statement_names_its_customer_whose_code_ocr_glued_to_the_city() -> None:
+    """GIVEN a Dutch bank statement ("BANKAFSCHRIFT", a title) whose customer's city line OCR read
+    "2594LRDENHAAG", below the bank's own "9752 WE Groningen"
+    THEN on a Dutch document that is 2594 LR, DEN HAAG, and the customer's address is read, not
+    the bank's (the line alone could be a Swiss code glued to its city)."""
+    rows = [
+        (0.13, [(0.65, "BANKAFSCHRIFT")]),
+        (0.15, [(0.24, "Ashbybank")]),
+        (0.18, [(0.17, "Kerklaan 137")]),
+        (0.19, [(0.17, "9752 WE Groningen")]),
+        (0.21, [(0.17, "service@ashbybank.nl")]),
+        (0.25, [(0.19, "DeheerD.HENDRIKS"), (0.49, "DATUM:"), (0.59, "01/03/2026")]),
+        (0.26, [(0.19, "JULIANAKADE123"), (0.49, "TEN NAME VAN:"), (0.59, "D. Hendriks")]),
+        (0.27, [(0.19, "2594LRDENHAAG"), (0.49, "IBAN:"), (0.59, "NL58CKVR1592805485")]),
+    ]
+    got = values(read_bank_statement([page(rows, source="ocr")]))
+    assert (got["address_postal_code"], got["address_street"], got["issuer_name"]) == (
+        "2594 LR",
+        "JULIANAKADE 123",
+        "ASHBYBANK",
+    )
+    assert got["full_name"] == "D. HENDRIKS"

@@ -112,6 +112,18 @@ def test_a_supermarket_ticket_with_an_invoices_captions_is_a_receipt() -> None:
     assert classify_text([page]).document_type == "receipt"
 
 
+def test_an_agenda_with_times_under_their_own_word_is_no_receipt() -> None:
+    page = _page(
+        "Tagesordnung",
+        "Projektbesprechung Nord",
+        "Uhrzeit Thema",
+        "11:00 Begrüßung",
+        "13:00 Mittagessen",
+        "14:30 Ausblick",
+    )
+    assert classify_text([page]).document_type == "other"
+
+
 def test_cues_match_whole_words_only() -> None:
     # "gas" inside "Vegas", "tva" inside "TVAL" are not cues
     result = classify_text([_page("Welcome to Las Vegas", "TVAL park", "See you soon")])
