@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from engines.approximate import occurs_approximately
 from engines.layout import PageText
+from engines.mrz.reader import looks_like_mrz_line
 from engines.validators import fold
 
 DOCUMENT_TYPES = (
@@ -656,6 +657,8 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
 }
 
 _OTHER_PRIOR = 2.5  # the score "other" gets: a type must beat this to be claimed
+_MRZ_LINE_WEIGHT = 4.0  # an MRZ line the reader could not read whole
+_TD3_LINE_MIN = 40  # characters: a passport's MRZ line (44), not a card's (30, 36)
 _TEMPERATURE = 1.6
 
 
@@ -732,6 +735,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
         for doc_type in _PHRASES:
             scores[doc_type] += _approximate_score(doc_type, squashed, found[doc_type])
     scores["other"] = _OTHER_PRIOR
+    _mrz_cues(pages, scores)
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)
     return _softmax(scores)
@@ -844,6 +848,20 @@ def _transaction_cues(text: str, scores: dict[str, float]) -> None:
         # "Montant HT": a French supermarket prints an invoice's captions on its tickets); the
         # time's own word ("Heure", "Uhrzeit") is no cue: an agenda prints it over every slot
         scores["receipt"] += 2.0
+
+
+def _mrz_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
+    """A line of an MRZ, fillers and all, that the MRZ reader could not read whole (a small card
+    photographed upside down beside its other side) still says identity document: a passport's
+    lines run to 44 characters, a card's to 30 or 36."""
+    lengths = [
+        len(line.text.replace(" ", ""))
+        for page in pages
+        for line in page.lines
+        if "<<" in line.text and looks_like_mrz_line(line.text)
+    ]
+    if lengths:
+        scores["passport" if max(lengths) >= _TD3_LINE_MIN else "id_card"] += _MRZ_LINE_WEIGHT
 
 
 def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:

@@ -124,6 +124,23 @@ def test_an_agenda_with_times_under_their_own_word_is_no_receipt() -> None:
     assert classify_text([page]).document_type == "other"
 
 
+@pytest.mark.parametrize(
+    ("mrz_line", "expected"),
+    [
+        ("BIN<IVANOV<<JEAN<BAPTISTE<<<<<", "id_card"),  # a card's 30 characters
+        ("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "passport"),  # a passport's 44
+    ],
+)
+def test_an_mrz_line_the_reader_could_not_read_whole_still_says_identity_document(
+    mrz_line: str, expected: str
+) -> None:
+    """GIVEN a photo of a small card upside down beside its other side, whose words OCR mangled
+    ("PERMSODERESOENCARESDEACEPENMT") and whose MRZ the reader could not read whole
+    THEN the MRZ line OCR did read makes it an identity document, by its length."""
+    page = _page("2018-10.31", "SINGANORE", "PERMSODERESOENCARESDEACEPENMT", "REYKIAVIK", mrz_line)
+    assert classify_text([page]).document_type == expected
+
+
 def test_cues_match_whole_words_only() -> None:
     # "gas" inside "Vegas", "tva" inside "TVAL" are not cues
     result = classify_text([_page("Welcome to Las Vegas", "TVAL park", "See you soon")])
