@@ -81,6 +81,9 @@ _SAME_EDGE = 0.03  # left edges this close (page widths) are one column's edge
 _MAX_GAP_OF_HEIGHTS = 6  # a gap inside a street line, in line heights; wider is another column
 _FLOOR_WITHOUT_INDICATOR = re.compile(r",\s*\d{1,2}\s+(?:[A-Z]|IZQ|IZDA|DCHA|DRCHA)\.?$")
 _FLOOR_WITHOUT_INDICATOR_FACTOR = 0.5
+# a flat's number of three digits or more with no house number after it: OCR may have glued the
+# two ("FLAT 5167 BEECH ROAD" for Flat 5, 167 Beech Road), and nothing tells where they part
+_FLAT_GLUED_TO_HOUSE = re.compile(r"^FLAT \d{3,} [^\d]+$")
 _REPAIRED_POSTAL_CODE_FACTOR = 0.5  # raw confidence of a postcode read only after undoing a confusion
 
 
@@ -314,9 +317,12 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
         )
         base = 0.85 if block.name is not None else 0.6
         # a floor and door after the house number with no ordinal indicator ("164, 2 D"): the
-        # small º is what a photo's OCR loses, so the street may be missing it
+        # small º is what a photo's OCR loses, so the street may be missing it; and a flat's
+        # number that may hold the house's
         floor_doubt = (
-            _FLOOR_WITHOUT_INDICATOR_FACTOR if _FLOOR_WITHOUT_INDICATOR.search(street.value) else 1.0
+            _FLOOR_WITHOUT_INDICATOR_FACTOR
+            if _FLOOR_WITHOUT_INDICATOR.search(street.value) or _FLAT_GLUED_TO_HOUSE.match(street.value)
+            else 1.0
         )
         fields["address_street"] = field(
             street.value, confidence(base, block.street.score, floor_doubt), street, source

@@ -108,7 +108,8 @@ def canonical_name(text: str) -> str:
     spaces, "&" between spaces, none beside a possessive's apostrophe ("MITCHELL 'S" and
     "THOMPSON' S", as readers that space marks read them, are MITCHELL'S and THOMPSON'S)."""
     text = repair_eszett(text)
-    text = re.sub(r"(?<=[^\W\d_])\s+(?=['\u2019][Ss]\b)", "", text)
+    # (a Dutch place's "'s-" is no possessive: DRINKWATER 'S-HERTOGENBOSCH keeps its space)
+    text = re.sub(r"(?<=[^\W\d_])\s+(?=['\u2019][Ss]\b(?!-))", "", text)
     text = re.sub(r"(?<=[^\W\d_]['\u2019])\s+(?=[Ss]\b)", "", text)  # and none after it (THOMPSON' S)
     text = re.sub(r"\s*&\s*", " & ", text)
     text = re.sub(r",(?=[^\s,])", ", ", text)

@@ -1398,6 +1398,7 @@ def test_an_eszett_ocr_read_as_capital_b_is_put_back(read: str, printed: str) ->
     [
         ("Mitchell 's Grocery", "MITCHELL'S GROCERY"),
         ("THOMPSON' S GROCERY", "THOMPSON'S GROCERY"),  # or after it
+        ("Drinkwater 's-Hertogenbosch", "DRINKWATER 'S-HERTOGENBOSCH"),  # a Dutch place's 's-
         ("O'Brien & Sons", "O'BRIEN & SONS"),
         ("Rock 'n' Roll", "ROCK 'N' ROLL"),
     ],
@@ -1482,11 +1483,18 @@ def test_a_ledgers_date_column_is_never_the_statements_date() -> None:
 
 
 @pytest.mark.parametrize(
-    ("street", "doubted"), [("Paseo de Atocha 164, 2 D", True), ("Paseo de Atocha 164, 2º D", False)]
+    ("street", "doubted"),
+    [
+        ("Paseo de Atocha 164, 2 D", True),
+        ("Paseo de Atocha 164, 2º D", False),
+        ("Flat 5167 Beech Road", True),  # Flat 5, 167 Beech Road with the space lost
+        ("Flat 5 167 Beech Road", False),
+    ],
 )
-def test_a_floor_and_door_without_their_ordinal_indicator_are_doubted(street: str, doubted: bool) -> None:
-    """GIVEN a Spanish address whose floor "2º" OCR may have read without its small º
-    THEN the street's confidence is halved against the same street printed with it."""
+def test_a_street_ocr_may_have_lost_a_mark_or_a_space_in_is_doubted(street: str, doubted: bool) -> None:
+    """GIVEN a Spanish address whose floor "2º" OCR may have read without its small º, or a
+    British flat's number that may hold the house number after it
+    THEN the street's confidence is halved against a street that leaves no such doubt."""
 
     def street_confidence(text: str) -> float:
         rows = [
