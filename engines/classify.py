@@ -54,7 +54,6 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("tendered", 3),
         ("amount tendered", 3),
         ("thank you", 1.5),
-        ("thankyou", 1.5),
         ("come again", 2),
         ("cash bill", 3),
         ("cash sales", 2),
@@ -724,7 +723,8 @@ class Classification:
 
 def classify_text(pages: Sequence[PageText]) -> Classification:
     """Probabilities over the §3.2 types for pages without machine-readable identity evidence."""
-    text = _fold("\n".join(page.text for page in pages))
+    # "THANKYOU", as OCR glues it, is the one cue "thank you" (a letter saying both is no receipt)
+    text = re.sub(r"(?<![\w])thankyou(?![\w])", "thank you", _fold("\n".join(page.text for page in pages)))
     squashed = re.sub(r"\s+", "", text)
     scores: dict[str, float] = {}
     found: dict[str, set[int]] = {}

@@ -141,6 +141,17 @@ def test_an_mrz_line_the_reader_could_not_read_whole_still_says_identity_documen
     assert classify_text([page]).document_type == expected
 
 
+def test_a_letter_that_says_thank_you_twice_is_no_receipt() -> None:
+    page = _page(
+        "Dear Mr Evans,",
+        "Thank you for your letter of 3 May about the community hall.",
+        "We look forward to seeing you at the meeting.",
+        "Thankyou again,",
+        "Yours sincerely",
+    )
+    assert classify_text([page]).document_type == "other"
+
+
 def test_cues_match_whole_words_only() -> None:
     # "gas" inside "Vegas", "tva" inside "TVAL" are not cues
     result = classify_text([_page("Welcome to Las Vegas", "TVAL park", "See you soon")])
