@@ -79,6 +79,7 @@ class AddressBlock:
 
 _SAME_EDGE = 0.03  # left edges this close (page widths) are one column's edge
 _MAX_GAP_OF_HEIGHTS = 6  # a gap inside a street line, in line heights; wider is another column
+# a floor and door after the house number with no ordinal indicator ("164, 2 D" for "2º D")
 _FLOOR_WITHOUT_INDICATOR = re.compile(r",\s*\d{1,2}\s+(?:[A-Z]|IZQ|IZDA|DCHA|DRCHA)\.?$")
 _FLOOR_WITHOUT_INDICATOR_FACTOR = 0.5
 # a flat's number of three digits or more with no house number after it: OCR may have glued the
