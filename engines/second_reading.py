@@ -173,8 +173,7 @@ def _merged_at(first: str, located: tuple[list[_Char], int, int], *, person: boo
             spaces.add(letters_seen)
         letters_seen += len(spelling)
     letter_spacing = _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
-    if person:
-        letter_spacing |= _gaps_inside_a_name(spaces - first_spaces, window)
+    letter_spacing |= _gaps_inside_a_word(spaces - first_spaces, window, person=person)
     spaces -= letter_spacing
     merged: list[str] = []
     letters_seen = 0
@@ -229,17 +228,33 @@ _NAME_PARTICLES = frozenset(
     {"van", "von", "der", "den", "de", "del", "della", "des", "di", "da", "do", "dos", "du", "la", "le",
      "ter", "ten", "y", "e", "bin", "ibn", "al", "el"}
 )  # fmt: skip
+# ... and the lower-case words of firms' names and addresses in the six languages ("Frankfurt am
+# Main", "Bar de la Plaza", "Via dei Mille", "Smith and Sons"), legal forms among them
+_LOWER_CASE_WORDS = _NAME_PARTICLES | frozenset(
+    {"and", "of", "the", "for", "und", "am", "im", "an", "auf", "zum", "zur", "bei", "et", "en", "au",
+     "aux", "sur", "les", "los", "las", "dei", "degli", "delle", "dello", "sul", "sulla", "het", "op",
+     "aan", "in", "a", "i", "o", "u",
+     "eg", "e.g.", "ev", "e.v.", "ek", "e.k.", "co", "co.", "cie", "cie."}  # legal forms: "Volksbank eG"
+)  # fmt: skip
 
 
-def _gaps_inside_a_name(extra: set[int], window: list[_Char]) -> set[int]:
-    """Tesseract's spaces inside one of PP-OCR's words of a person's name, between two letters it
-    read in lower case, where the piece after is no particle ("Thom pson"): a name's words begin
-    with a capital, so that gap is a wide letter space, not a word break ("Maria de Souza" is)."""
+# An article elided before a vowel opens a word too ("Rue de l'Église", "Via dell'Orso").
+_ELIDED_ARTICLE = re.compile("^(?:l|d|dell|all|dall|nell|sull|qu)['\u2019]")
+
+
+def _gaps_inside_a_word(extra: set[int], window: list[_Char], *, person: bool) -> set[int]:
+    """Tesseract's spaces inside one of PP-OCR's words, between two letters it read in lower
+    case, where the piece after is no particle or function word ("Thom pson", "Supe rmarkt"): a
+    name's words begin with a capital, so that gap is a wide letter space, not a word break
+    ("Maria de Souza" and "Frankfurt am Main" are). A firm's name or an address may be printed
+    all in lower case ("the coffee house"), where a lost space is the likelier error: there only
+    a gap inside a word that begins with a capital counts."""
     positions: list[int] = []
     letters_seen = 0
     for _, spelling, _, _ in window:
         positions.append(letters_seen)
         letters_seen += len(spelling)
+    words = _NAME_PARTICLES if person else _LOWER_CASE_WORDS
     dropped: set[int] = set()
     for offset in range(1, len(window)):
         if positions[offset] not in extra:
@@ -247,9 +262,12 @@ def _gaps_inside_a_name(extra: set[int], window: list[_Char]) -> set[int]:
         before, after = window[offset - 1], window[offset]
         if not (before[3] and after[3] and before[0].isalpha() and after[0].isalpha()):
             continue
+        begins = max((i for i in range(offset) if i == 0 or window[i][2]), default=0)
+        if not person and window[begins][3]:
+            continue  # the word begins in lower case: the name is printed so
         end = next((i for i in range(offset + 1, len(window)) if window[i][2]), len(window))
         piece = "".join(char for char, _, _, _ in window[offset:end]).lower()
-        if piece not in _NAME_PARTICLES:
+        if piece not in words and not _ELIDED_ARTICLE.match(piece):
             dropped.add(positions[offset])
     return dropped
 

@@ -204,6 +204,10 @@ def _above(index: PageIndex, line: Line) -> Line | None:
     return best
 
 
+# An initial I that OCR read as 1 or l ("1. Singh"): over a street, no list's first item.
+_INITIAL_READ_AS_DIGIT = re.compile(r"^[1l|](?=\.\s*[^\W\d_]{2})")
+
+
 def _assemble(
     index: PageIndex,
     city: CityLine,
@@ -220,7 +224,7 @@ def _assemble(
     score = 0.0
     if name_line is not None:
         label_end = _label_end(index, name_line)
-        candidate = name_line.text[label_end:].strip(" :")
+        candidate = _INITIAL_READ_AS_DIGIT.sub("I", name_line.text[label_end:].strip(" :"))
         attention = attention_prefix(candidate)
         further = _above(index, name_line) if attention else None
         if further is not None and looks_like_name(further.text):
@@ -384,14 +388,22 @@ _LEDGER_DATES = 3  # dates under a "Date" caption that make it a ledger's column
 def _heads_a_ledger_column(index: PageIndex, cand: Candidate, parse: Parser) -> bool:
     """Is ``cand`` the first row of a ledger read under its "Date" column caption? A statement's
     own date sits beside its label or alone under it; a column of dates under the caption is the
-    movements' (the first movement's date was once taken for the statement's)."""
-    if cand.where != "below" or cand.hit is None:
+    movements' (the first movement's date was once taken for the statement's). On a page scanned
+    askew, the first movement's value date can even stand level with the caption, read "right" of
+    it: that is a ledger too when the value heads a column of dates of its own."""
+    if cand.hit is None or cand.where not in ("below", "right"):
         return False
-    label = cand.hit.line
+    if cand.where == "right" and not _dates_under(index, cand.line, parse):
+        return False
+    return _dates_under(index, cand.hit.line, parse)
+
+
+def _dates_under(index: PageIndex, top: Line, parse: Parser) -> bool:
+    """Whether a column of dates stands under ``top`` (lines below it that overlap it across)."""
     below = [
         line
         for line in index.page.lines
-        if line.y0 > label.y1 and line.x0 < label.x1 and line.x1 > label.x0 and parse(line.text)
+        if line.y0 > top.y1 and line.x0 < top.x1 and line.x1 > top.x0 and parse(line.text)
     ]
     return len(below) >= _LEDGER_DATES
 

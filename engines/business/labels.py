@@ -134,7 +134,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "facture a", "facturer a", "destinataire", "facturar a", "facturado a", "cliente",
         "fatturare a", "fatturato a", "spett le", "spettabile", "factuur aan", "klant",
         "gefactureerd aan", "afnemer",
-        "datos del cliente", "intestatario fattura", "bill to name", "customer details", "adressat",
+        "datos del cliente", "intestatario fattura", "intestatario", "bill to name", "customer details", "adressat",
     ),
     "vendor": (
         "from", "seller", "vendor", "supplier", "issued by", "lieferant", "verkaufer",

@@ -77,15 +77,17 @@ def looks_like_page_number(text: str) -> bool:
 _ATTENTION = re.compile(
     r"^\W*(z\.?\s*hd\.?|z\.?\s*h\.|zu\s*h(?:ä|a|ae)nden|attn\.?|attention(?:\s+of)?|c/o|"
     r"(?:à|a)\s*l['\u2019]\s*(?:attention|att\.?)(?:\s+de)?|t\.?\s*a\.?\s*v\.?|a/a|"
-    r"all['\u2019]\s*(?:attenzione|att\.?)(?:\s+di)?|atención|atencion)(?=[\s:.]|$)[\s:.]*",
+    r"all['\u2019]\s*(?:attenzione|att\.?)(?:\s+di)?|atención|atencion|"
+    r"(?:alla\s+)?(?:cortese\s+attenzione|c\.\s?a\.|att\.?ne)(?:\s+(?:di|del|della))?|"
+    r"a/c|aos\s+cuidados\s+de)(?=[\s:.]|$)[\s:.]*",
     re.IGNORECASE,
 )
 
 
 def attention_prefix(text: str) -> int:
     """The length of an "attention of" opening ("z. Hd.", "Attn:", "c/o", "à l'attention de",
-    "t.a.v."), 0 when the line has none. The person after it works for the addressee, who is
-    named on the line above."""
+    "t.a.v.", "c.a."), 0 when the line has none. The person after it works for the addressee,
+    who is named on the line above."""
     match = _ATTENTION.match(text)
     return match.end() if match else 0
 

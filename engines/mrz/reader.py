@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -29,7 +30,7 @@ import numpy as np
 from engines.images import decode_image, rotate, unrotate_bbox
 from engines.mrz.countries import KNOWN_CODES
 from engines.mrz.ctc import DecodedLine, decode_line
-from engines.mrz.formats import ALPHABET, CLASS_CHARS, FORMATS, MrzFormat
+from engines.mrz.formats import ALPHABET, CLASS_CHARS, FILLER, FORMATS, MrzFormat
 from engines.mrz.geometry import LineGeom, bbox_fraction, char_quad, crop_line
 from engines.mrz.parse import MrzParse, MrzParseError, parse_mrz
 from engines.mrz.repair import MrzRepair, normalize_line, options_from_alternatives, repair_decoded
@@ -462,6 +463,7 @@ def _decode(
     decoded: list[DecodedLine] = []
     for index, geom in enumerate(geoms):
         line: DecodedLine | None = None
+        attempts: list[DecodedLine] = []
         for grow, pitch in recipes:
             # pitch: wanted character pitch in line heights; the line holds fmt.line_length characters
             stretch = 1.0 if pitch is None else pitch * geom.height * fmt.line_length / max(geom.width, 1.0)
@@ -472,13 +474,15 @@ def _decode(
                     cache[key] = ocr.recognize([crop])[0].probs
             with timer.section("parse"):
                 attempt = decode_line(cache[key], ocr.vocabulary, fmt.templates[index], CLASS_CHARS)
-            if attempt is not None and (line is None or attempt.log_score > line.log_score):
-                line = attempt
+            if attempt is not None:
+                attempts.append(attempt)
+                if line is None or attempt.log_score > line.log_score:
+                    line = attempt
             if line is not None and line.log_score >= _GOOD_LINE_LOG_SCORE:
                 break
         if line is None:
             return None
-        decoded.append(line)
+        decoded.append(with_filler_others_read(line, attempts))
     with timer.section("parse"):
         texts = [d.text for d in decoded]
         options = options_from_alternatives(fmt, texts, [d.alternatives for d in decoded])
@@ -490,6 +494,43 @@ def _decode(
             return None
     crops = [geom.padded(_CROP_PAD) for geom in geoms]
     return _Hypothesis(fmt, crops, decoded, repair, parsed, raw_passed)
+
+
+# Letters a smeared or widened '<' is read as. A crop stretched to the MRZ's pitch reads letters
+# and digits better than the line as detected, but turns chevrons into K: one crop of a shaken
+# card read KORHONENKKAHNAD where the unstretched crop read KORHONEN<<AHNAD. A K and a '<' weigh
+# alike in every check digit (20 and 0, both 0 mod 10), so no check can tell them apart.
+_FILLER_LOOKALIKES = frozenset("KC")
+# Two readings of one line are aligned (the same characters at the same positions) when they agree
+# on at least this share of their positions.
+_ALIGNED_AGREEMENT = 0.6
+
+
+def with_filler_others_read(line: DecodedLine, attempts: Sequence[DecodedLine]) -> DecodedLine:
+    """``line`` with '<' wherever it read a filler lookalike (K, C) and another crop of the same
+    line read '<'. A stretched crop widens chevrons into K, but never narrows a K's upright
+    stroke away, so a '<' seen in any crop is the better reading of that position."""
+    others = [
+        other
+        for other in attempts
+        if other is not line
+        and len(other.text) == len(line.text)
+        and sum(a == b for a, b in zip(other.text, line.text, strict=True))
+        >= _ALIGNED_AGREEMENT * len(line.text)
+    ]
+    positions = [
+        (pos, next(o for o in others if o.text[pos] == FILLER))
+        for pos, char in enumerate(line.text)
+        if char in _FILLER_LOOKALIKES and any(o.text[pos] == FILLER for o in others)
+    ]
+    if not positions:
+        return line
+    text, char_probs, alternatives = list(line.text), list(line.char_probs), list(line.alternatives)
+    for pos, other in positions:
+        text[pos] = FILLER
+        char_probs[pos] = other.char_probs[pos]
+        alternatives[pos] = other.alternatives[pos]
+    return replace(line, text="".join(text), char_probs=tuple(char_probs), alternatives=tuple(alternatives))
 
 
 def _geom_key(geom: LineGeom, grow: float = 1.0, stretch: float = 1.0) -> tuple[int, ...]:

@@ -1202,9 +1202,19 @@ def test_the_addressee_wins_over_the_issuers_footer_address_ocr_misspelled() -> 
     assert got["issuer_name"] == "RIVERSIDE WATER SERVICES"
 
 
-@pytest.mark.parametrize("attention", ["z. Hd. Dieter Braun", "Attn: Dieter Braun", "c/o Dieter Braun"])
+@pytest.mark.parametrize(
+    "attention",
+    [
+        "z. Hd. Dieter Braun",
+        "Attn: Dieter Braun",
+        "c/o Dieter Braun",
+        "c.a. Dieter Braun",
+        "Alla c.a. Dieter Braun",
+    ],
+)
 def test_the_company_above_an_attention_line_is_the_customer(attention: str) -> None:
-    """DIN 5008 and English letters put the company first and the person it is for under it."""
+    """DIN 5008, English and Italian ("c.a.": cortese attenzione) letters put the company first and
+    the person it is for under it."""
     rows: list[Row] = [
         (0.04, [(0.06, "Sonnentalsoft GmbH")]),
         (0.06, [(0.06, "Hauptstraße 57, 40306 Düsseldorf")]),
@@ -1465,6 +1475,20 @@ def test_a_dutch_postcodes_letters_are_never_a_citys_first_letters(printed, city
     assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)
 
 
+def test_an_initial_ocr_read_as_a_digit_heads_the_address_as_a_letter() -> None:
+    """GIVEN a bill addressed to "I. Singh", whose initial OCR read as the digit 1
+    THEN the addressee is I. SINGH: over a street, "1." is no list's first item."""
+    rows = [
+        (0.04, [(0.06, "STADTWERKE HAMBURG")]),
+        (0.08, [(0.06, "Stadtwerke Hamburg · Gartenallee 113 · 90077 Nürnberg")]),
+        (0.12, [(0.06, "1. Singh"), (0.6, "Ausstellungsdatum 2. April 2022")]),
+        (0.14, [(0.06, "Parkring 6")]),
+        (0.16, [(0.06, "20849 Hamburg")]),
+        (0.30, [(0.06, "Stromrechnung")]),
+    ]
+    assert read_proof_of_address([page(rows, source="ocr")]).fields["full_name"].value == "I. SINGH"
+
+
 def test_a_ledgers_date_column_is_never_the_statements_date() -> None:
     """GIVEN a statement whose date's label OCR lost ("panse" for "Statement date") and whose
     ledger is headed by a "Date" column caption
@@ -1480,6 +1504,24 @@ def test_a_ledgers_date_column_is_never_the_statements_date() -> None:
         (0.36, [(0.06, "16/01/2024"), (0.2, "TRANSFER"), (0.6, "100.00"), (0.8, "847.50")]),
     ]
     assert read_bank_statement([page(rows, source="ocr")]).fields["document_date"].value == "2024-02-01"
+
+
+def test_a_ledgers_value_date_read_level_with_its_caption_is_not_the_statements_date() -> None:
+    """GIVEN a page scanned askew, whose first movement's value date OCR read level with the
+    ledger's "Datum" caption (right of it), and whose statement date's label OCR lost
+    THEN the statement's date is its own, not that value date."""
+    rows = [
+        (0.04, [(0.06, "SPARKASSE BERLIN"), (0.6, "Finanzstatus")]),
+        (0.10, [(0.06, "E. A. Koch"), (0.6, "Erstellf am"), (0.75, "2023-03-05")]),
+        (0.12, [(0.06, "Friedrichplatz 118"), (0.6, "Zeitraum 2023-02-01 - 2023-02-28")]),
+        (0.14, [(0.06, "10131 Berlin")]),
+        (0.30, [(0.06, "Datum"), (0.2, "2023-02-12"), (0.4, "Vorgang"), (0.8, "Saldo")]),
+        (0.32, [(0.06, "2023-02-10"), (0.4, "Kartenzahlung"), (0.8, "6.298,00")]),
+        (0.34, [(0.06, "2023-02-10"), (0.2, "2023-02-11"), (0.4, "Lastschrift"), (0.8, "6.100,00")]),
+        (0.36, [(0.06, "2023-02-11"), (0.2, "2023-02-12"), (0.4, "Gutschrift"), (0.8, "6.200,00")]),
+        (0.38, [(0.06, "2023-02-11"), (0.2, "2023-02-13"), (0.4, "Entgelt"), (0.8, "6.198,22")]),
+    ]
+    assert read_bank_statement([page(rows, source="ocr")]).fields["document_date"].value == "2023-03-05"
 
 
 @pytest.mark.parametrize(

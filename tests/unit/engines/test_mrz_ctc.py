@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.mrz.ctc import decode_line
+from engines.mrz.ctc import DecodedLine, decode_line
 from engines.mrz.formats import CLASS_CHARS
+from engines.mrz.reader import with_filler_others_read
 
 VOCABULARY = ["blank", *"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "<", "\u300a", "o"]
 
@@ -94,3 +95,30 @@ def test_frame_spans_locate_each_character() -> None:
 
 def test_too_few_frames_for_the_line_gives_no_reading() -> None:
     assert decode_line(frames("1", "2"), VOCABULARY, "nnn", CLASS_CHARS) is None
+
+
+def _names_line(text: str) -> DecodedLine:
+    decoded = decode_line(frames(*spell(text)), VOCABULARY, "a" * len(text), CLASS_CHARS)
+    assert decoded is not None
+    return decoded
+
+
+def test_a_filler_another_crop_read_replaces_the_k_a_stretched_crop_read() -> None:
+    """GIVEN a names line whose pitch-stretched crop widened the chevrons into K (and scored best),
+    and whose crop as detected read them as '<'
+    THEN the line keeps the stretched crop's letters and the plain crop's filler; the K that
+    both crops read (KORHONEN's own) stays."""
+    stretched = _names_line("KORHONENKKAHMADKWOJCIECHKK<KKK")
+    plain = _names_line("KORHONEN<<AHNAD<WOJCIECH<<<<<K")
+    merged = with_filler_others_read(stretched, [plain, stretched])
+    assert merged.text == "KORHONEN<<AHMAD<WOJCIECH<<<<<K"
+    assert len(merged.alternatives) == len(merged.char_probs) == 30
+    assert merged.alternatives[8][0][0] == "<"
+
+
+def test_a_reading_of_the_line_shifted_by_a_character_lends_no_filler() -> None:
+    """GIVEN a second crop whose reading is not aligned with the first (a character dropped)
+    THEN its '<' positions say nothing about the first reading's, which stays as read."""
+    stretched = _names_line("KORHONENKKAHMADKWOJCIECHKK<KKK")
+    shifted = _names_line("ORHONEN<<AHMAD<WOJCIECH<<<<<<<")
+    assert with_filler_others_read(stretched, [shifted]).text == stretched.text

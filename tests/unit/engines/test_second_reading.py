@@ -174,3 +174,23 @@ def test_a_persons_name_splits_only_before_a_capital_or_a_particle(
     between two lower-case letters of one word is letter spacing, and costs the cross-check."""
     result = _merged(first, second, person=True)
     assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged", "overruled"),
+    [
+        ("SILVERLINE SUPERMARKT", "Silverline Supe rmarkt", "SILVERLINE SUPERMARKT", True),
+        ("FRANKFURTAM MAIN", "Frankfurt am Main", "FRANKFURT AM MAIN", False),  # a function word
+        ("RUEDEL'EGLISE 4", "Rue de l'Église 4", "RUE DE L'ÉGLISE 4", False),  # an elided article
+        ("THECOFFEE HOUSE", "the coffee house", "THE COFFEE HOUSE", False),  # printed in lower case
+    ],
+)
+def test_a_firms_word_splits_only_before_a_capital_or_a_lower_case_word(
+    first: str, second: str, merged: str, overruled: bool
+) -> None:
+    """GIVEN a firm's name or an address that Tesseract split between two lower-case letters
+    THEN the split stands only where the piece after is a word written in lower case (a particle,
+    a function word, an elided article) or the whole word is printed in lower case: "Supe rmarkt"
+    is wide letter spacing, and the value gets no cross-check."""
+    result = _merged(first, second)
+    assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
