@@ -2,7 +2,8 @@
 
 A phone photo of a receipt on a dark table spends most of its pixels on the table. Whole-page OCR
 has a pixel budget (engines.ocr), so a large photo is shrunk before it is read, and the text of
-the document shrinks with the table. Cropping to the document first gives its text the budget.
+the document shrinks with the table. Cropping to the document first gives its text the budget;
+on a smaller photo it spares the text detector (whose cost grows with pixels) the table.
 
 The paper is found as the largest bright region that stands out from a darker background
 (Otsu's threshold on a small blurred copy). Only the region's bounding box, with a margin, is

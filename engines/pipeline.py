@@ -186,7 +186,8 @@ def _read(
             if layers[number - 1] is not None or not (hint in _MRZ_TYPES or _may_hold_mrz(text)):
                 continue  # a digital page, or one whose text shows no sign of an MRZ
             with timer.section("mrz"):
-                reading = read_mrz(image)
+                frame = frames.get(number)
+                reading = read_mrz(image, line_quads=frame.line_quads if frame is not None else None)
             if reading is not None:
                 return _result_from_mrz(reading, text, pages=len(images), hint=hint, timer=timer)
 

@@ -143,7 +143,9 @@ class _Hypothesis:
         )
 
 
-def read_mrz(image: np.ndarray | bytes, *, ocr: Ocr | None = None) -> MrzReading | None:
+def read_mrz(
+    image: np.ndarray | bytes, *, ocr: Ocr | None = None, line_quads: Sequence[np.ndarray] | None = None
+) -> MrzReading | None:
     """Read the MRZ of a page (BGR array or encoded PNG/JPEG), or None when it has none.
 
     The page is read as it comes first. Only if that gives no clear reading is it turned: by 90
@@ -151,15 +153,22 @@ def read_mrz(image: np.ndarray | bytes, *, ocr: Ocr | None = None) -> MrzReading
     its lines upside down, all three when the page showed no text to judge by. Last, a large page
     is searched again at a higher detection resolution (a small MRZ on a big photo). The likeliest
     reading of all attempts wins.
+
+    ``line_quads``: the page's text lines as whole-page OCR already detected them upright (page
+    pixels), which spares the first attempt its own detection; a page they give no clear reading
+    of is searched with the reader's own detection next.
     """
     if isinstance(image, bytes):
         image = decode_image(image)
     ocr = ocr or get_ocr()
     timer = _Timer()
 
-    hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS)
+    hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS, line_quads)
     best = (hypothesis, 0) if hypothesis is not None else None
-    for degrees, pixels in _further_attempts(looks, image.shape[0] * image.shape[1]):
+    attempts = _further_attempts(looks, image.shape[0] * image.shape[1])
+    if line_quads is not None:
+        attempts.insert(0, (0, DETECT_PIXELS))  # the lines as the reader's own detection finds them
+    for degrees, pixels in attempts:
         if best is not None and best[0].good_enough:
             break
         hypothesis, _ = _read_upright(rotate(image, degrees), ocr, timer, pixels)
@@ -221,7 +230,7 @@ def _ink_crop(page: np.ndarray, line: LineGeom, *, grow: float = 1.0, stretch: f
 
 
 def _read_upright(
-    page: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int
+    page: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int, detected: Sequence[np.ndarray] | None = None
 ) -> tuple[_Hypothesis | None, _Looks]:
     """The best MRZ hypothesis on an upright page, and how the page's text looked.
 
@@ -229,8 +238,11 @@ def _read_upright(
     where an MRZ sits: most pages are read after recognising only their last few lines. Zones
     with a line the detector missed are tried last, when no complete zone reads cleanly.
     """
-    with timer.section("ocr"):
-        quads = ocr.detect(page, pixels=pixels)
+    if detected is not None:
+        quads = list(detected)
+    else:
+        with timer.section("ocr"):
+            quads = ocr.detect(page, pixels=pixels)
     geoms = [LineGeom.from_quad(q) for q in quads]
     vertical = sum(1 for q in quads if _is_vertical(q)) > len(quads) / 2
     long_lines = sorted(
@@ -482,7 +494,9 @@ def _decode(
                 break
         if line is None:
             return None
-        decoded.append(with_filler_others_read(line, attempts))
+        names = fmt.spans["names"]
+        separators = range(names.start, names.end) if names.line == index else range(0)
+        decoded.append(with_filler_others_read(line, attempts, separators=separators))
     with timer.section("parse"):
         texts = [d.text for d in decoded]
         options = options_from_alternatives(fmt, texts, [d.alternatives for d in decoded])
@@ -506,10 +520,17 @@ _FILLER_LOOKALIKES = frozenset("KC")
 _ALIGNED_AGREEMENT = 0.6
 
 
-def with_filler_others_read(line: DecodedLine, attempts: Sequence[DecodedLine]) -> DecodedLine:
+def with_filler_others_read(
+    line: DecodedLine, attempts: Sequence[DecodedLine], *, separators: Sequence[int] = ()
+) -> DecodedLine:
     """``line`` with '<' wherever it read a filler lookalike (K, C) and another crop of the same
     line read '<'. A stretched crop widens chevrons into K, but never narrows a K's upright
-    stroke away, so a '<' seen in any crop is the better reading of that position."""
+    stroke away, so a '<' seen in any crop is the better reading of that position.
+
+    Only where a '<' is likely: in a run of filler, or at ``separators`` (the names' positions,
+    where one '<' parts two given names). A lone '<' inside a document number is no such place:
+    the number's check digit cannot refute it (K and '<' weigh alike), and an unaligned second
+    crop once turned HZKMCLBB into HZ<MCLBB, approved as HZMCLBB."""
     others = [
         other
         for other in attempts
@@ -518,11 +539,19 @@ def with_filler_others_read(line: DecodedLine, attempts: Sequence[DecodedLine]) 
         and sum(a == b for a, b in zip(other.text, line.text, strict=True))
         >= _ALIGNED_AGREEMENT * len(line.text)
     ]
-    positions = [
-        (pos, next(o for o in others if o.text[pos] == FILLER))
+    seen = {
+        pos: next(o for o in others if o.text[pos] == FILLER)
         for pos, char in enumerate(line.text)
         if char in _FILLER_LOOKALIKES and any(o.text[pos] == FILLER for o in others)
-    ]
+    }
+
+    def in_a_run(pos: int) -> bool:
+        return any(
+            0 <= near < len(line.text) and (line.text[near] == FILLER or near in seen)
+            for near in (pos - 1, pos + 1)
+        )
+
+    positions = [(pos, other) for pos, other in seen.items() if pos in separators or in_a_run(pos)]
     if not positions:
         return line
     text, char_probs, alternatives = list(line.text), list(line.char_probs), list(line.alternatives)

@@ -110,7 +110,7 @@ def test_a_filler_another_crop_read_replaces_the_k_a_stretched_crop_read() -> No
     both crops read (KORHONEN's own) stays."""
     stretched = _names_line("KORHONENKKAHMADKWOJCIECHKK<KKK")
     plain = _names_line("KORHONEN<<AHNAD<WOJCIECH<<<<<K")
-    merged = with_filler_others_read(stretched, [plain, stretched])
+    merged = with_filler_others_read(stretched, [plain, stretched], separators=range(30))
     assert merged.text == "KORHONEN<<AHMAD<WOJCIECH<<<<<K"
     assert len(merged.alternatives) == len(merged.char_probs) == 30
     assert merged.alternatives[8][0][0] == "<"
@@ -122,3 +122,12 @@ def test_a_reading_of_the_line_shifted_by_a_character_lends_no_filler() -> None:
     stretched = _names_line("KORHONENKKAHMADKWOJCIECHKK<KKK")
     shifted = _names_line("ORHONEN<<AHMAD<WOJCIECH<<<<<<<")
     assert with_filler_others_read(stretched, [shifted]).text == stretched.text
+
+
+def test_a_lone_filler_another_crop_read_inside_a_document_number_is_no_filler() -> None:
+    """GIVEN a document number read HZKMCLBB by the best crop and HZ<MCLBB by another
+    THEN the K stays: a lone '<' inside a number is unlikely, and its check digit cannot refute
+    it (K and '<' weigh alike), while the filler run after the number is taken."""
+    best = _names_line("HZKMCLBBK<K")
+    other = _names_line("HZ<MCLBB<<<")
+    assert with_filler_others_read(best, [other]).text == "HZKMCLBB<<<"
