@@ -17,7 +17,7 @@ from decimal import Decimal
 from engines.business.labels import LabelHit, is_title, label_hits
 from engines.layout import Line, PageText, rows
 from engines.types import BBox, FieldResult
-from engines.validators import find_amounts, find_dates, find_iban, format_amount
+from engines.validators import AmountMatch, find_amounts, find_dates, find_iban, format_amount
 
 # --------------------------------------------------------------------------------------------
 # OCR repairs and the page index
@@ -405,13 +405,44 @@ def amount_parser(*, rightmost: bool = True, need_decimals: bool = False) -> Par
     printed with decimals (so "2" in "Total Qty 2" or "6%" are never amounts)."""
 
     def parse(text: str) -> Parsed | None:
-        found = [a for a in find_amounts(repair_money_text(text)) if a.decimals == 2 or not need_decimals]
+        repaired = repair_money_text(text)
+        found = [
+            a
+            for a in _with_space_grouping(repaired, find_amounts(repaired))
+            if a.decimals == 2 or not need_decimals
+        ]
         if not found:
             return None
         pick = found[-1] if rightmost else found[0]
         return Parsed(format_amount(pick.value), pick.value, pick.start, pick.end)
 
     return parse
+
+
+# Thousands grouped by plain spaces, decimals after a point: "8 071.00", "1 234 567.89".
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+\.\d{2}(?![\d%])")
+
+
+def _with_space_grouping(text: str, found: list[AmountMatch]) -> list[AmountMatch]:
+    """``found`` with amounts whose thousands plain spaces group read whole: "Base HT 8 071.00"
+    is 8071.00, not 8 and 71.00. A labelled total, subtotal or tax has no quantity before it, so
+    the digits a single space before three digits and the decimals are its thousands
+    (find_amounts leaves "2 150.00" split, as an item row's quantity and price stand)."""
+    out = list(found)
+    for match in _SPACE_GROUPED.finditer(text):
+        inside = [
+            a for a in out if match.start() <= a.start + (text[a.start] == " ") and a.end <= match.end()
+        ]
+        if len(inside) < 2:
+            continue
+        value = Decimal(match.group().replace(" ", ""))
+        if text[inside[0].start : match.start()].strip() in ("-", "\u2212"):
+            value = -value
+        merged = AmountMatch(value, inside[0].start, match.end(), 2)
+        out = [a for a in out if a not in inside]
+        out.append(merged)
+        out.sort(key=lambda a: a.start)
+    return out
 
 
 _DOLLAR_AS_S = re.compile(r"(?<![A-Za-z0-9])S(?=\d{1,6}[.,]\d\d(?!\d))")

@@ -274,6 +274,8 @@ def _read_upright(
             for fmt, layout in _layouts(zone, complete=True):
                 best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, recipes))
                 if best is not None and best.good_enough:
+                    for longer, longer_layout in _layouts(zone, complete=True, longer_than=best.fmt):
+                        best = _better(best, _decode(page, ocr, longer, longer_layout, cache, timer, recipes))
                     return best, looks
     for zone in _zones(_merge_pieces(candidates)):
         if not any("<<" in c.text for c in zone):
@@ -379,16 +381,31 @@ def _overlap(a: LineGeom, b: LineGeom) -> float:
     return max(inter, 0.0) / max(min(a1 - a0, b1 - b0), 1e-6)
 
 
-def _layouts(zone: list[_Candidate], *, complete: bool) -> list[tuple[MrzFormat, list[LineGeom]]]:
+def _layouts(
+    zone: list[_Candidate], *, complete: bool, longer_than: MrzFormat | None = None
+) -> list[tuple[MrzFormat, list[LineGeom]]]:
     """Plausible (format, one geometry per format line) for a zone, most likely first.
 
     Formats whose line length is closest to the longest line read come first (OCR loses filler
     more often than it invents characters). ``complete`` selects zones with all their lines
     found; otherwise zones with one line missing, placed a pitch away from the others.
+
+    ``longer_than``: only the formats with as many lines as that one, and longer lines. A TD3
+    passport whose filler OCR lost reads first as a TD2 of 36 characters a line, and that reading
+    passes every check digit (the second lines share their layout up to the optional data): it
+    only lost letters of the names, which no check digit guards (BROWN<<KWAME read BRN<<AME).
     """
     longest = max(len(c.text) for c in zone)
     formats = sorted(
-        (f for f in FORMATS if 0.6 * f.line_length <= longest <= 1.3 * f.line_length),
+        (
+            f
+            for f in FORMATS
+            if 0.6 * f.line_length <= longest <= 1.3 * f.line_length
+            and (
+                longer_than is None
+                or (f.line_count == longer_than.line_count and f.line_length > longer_than.line_length)
+            )
+        ),
         key=lambda f: abs(f.line_length - longest),
     )
     complete_layouts: list[tuple[MrzFormat, list[LineGeom]]] = []
@@ -516,50 +533,64 @@ def _decode(
 # alike in every check digit (20 and 0, both 0 mod 10), so no check can tell them apart.
 _FILLER_LOOKALIKES = frozenset("KC")
 # Two readings of one line are aligned (the same characters at the same positions) when they agree
-# on at least this share of their positions.
-_ALIGNED_AGREEMENT = 0.6
+# on at least this share of the positions that hold something other than filler in either.
+_ALIGNED_AGREEMENT = 0.8
 
 
 def with_filler_others_read(
     line: DecodedLine, attempts: Sequence[DecodedLine], *, separators: Sequence[int] = ()
 ) -> DecodedLine:
     """``line`` with '<' wherever it read a filler lookalike (K, C) and another crop of the same
-    line read '<'. A stretched crop widens chevrons into K, but never narrows a K's upright
-    stroke away, so a '<' seen in any crop is the better reading of that position.
-
-    Only where a '<' is likely: in a run of filler, or at ``separators`` (the names' positions,
-    where one '<' parts two given names). A lone '<' inside a document number is no such place:
-    the number's check digit cannot refute it (K and '<' weigh alike), and an unaligned second
-    crop once turned HZKMCLBB into HZ<MCLBB, approved as HZMCLBB."""
-    others = [
-        other
-        for other in attempts
-        if other is not line
-        and len(other.text) == len(line.text)
-        and sum(a == b for a, b in zip(other.text, line.text, strict=True))
-        >= _ALIGNED_AGREEMENT * len(line.text)
-    ]
+    line read '<', where the filler run that makes is one an MRZ has: a run that only check
+    digits or the line's end follow (a line's trailing filler), or the '<<' between surname and
+    given names (``separators``: the names' positions). A K inside a word or a number stays,
+    whatever another crop read: crops do read a real K as '<' (KHAN as <HAN), and no check digit
+    can tell (K and '<' weigh alike)."""
+    others = [other for other in attempts if other is not line and _aligned(line.text, other.text)]
     seen = {
         pos: next(o for o in others if o.text[pos] == FILLER)
         for pos, char in enumerate(line.text)
         if char in _FILLER_LOOKALIKES and any(o.text[pos] == FILLER for o in others)
     }
-
-    def in_a_run(pos: int) -> bool:
-        return any(
-            0 <= near < len(line.text) and (line.text[near] == FILLER or near in seen)
-            for near in (pos - 1, pos + 1)
+    if not seen:
+        return line
+    proposed = "".join(FILLER if pos in seen else char for pos, char in enumerate(line.text))
+    taken: list[int] = []
+    for run in re.finditer(f"{FILLER}+", proposed):
+        inside = [pos for pos in range(run.start(), run.end()) if pos in seen]
+        after = proposed[run.end() :]
+        trailing = not re.search("[A-Z]{2}", after)  # a lone letter after it is filler misread too
+        name_break = (
+            run.end() - run.start() == 2
+            and run.start() > 0
+            and proposed[run.start() - 1].isalpha()
+            and after[:1].isalpha()
+            and all(pos in separators for pos in range(run.start(), run.end()))
         )
-
-    positions = [(pos, other) for pos, other in seen.items() if pos in separators or in_a_run(pos)]
-    if not positions:
+        if inside and (trailing or name_break):
+            taken.extend(inside)
+    if not taken:
         return line
     text, char_probs, alternatives = list(line.text), list(line.char_probs), list(line.alternatives)
-    for pos, other in positions:
+    for pos in taken:
         text[pos] = FILLER
-        char_probs[pos] = other.char_probs[pos]
-        alternatives[pos] = other.alternatives[pos]
+        char_probs[pos] = seen[pos].char_probs[pos]
+        alternatives[pos] = seen[pos].alternatives[pos]
     return replace(line, text="".join(text), char_probs=tuple(char_probs), alternatives=tuple(alternatives))
+
+
+def _aligned(text: str, other: str) -> bool:
+    """Do two readings of a line put the same characters at the same positions? Filler runs agree
+    in any two readings of an MRZ line, however shifted, so only the other positions count, and
+    a filler read as a lookalike in one of them is the question asked, not a disagreement."""
+    if len(text) != len(other):
+        return False
+    compared = [
+        a == b
+        for a, b in zip(text, other, strict=True)
+        if not ({a, b} <= {FILLER} | _FILLER_LOOKALIKES and FILLER in (a, b))
+    ]
+    return bool(compared) and sum(compared) >= _ALIGNED_AGREEMENT * len(compared)
 
 
 def _geom_key(geom: LineGeom, grow: float = 1.0, stretch: float = 1.0) -> tuple[int, ...]:

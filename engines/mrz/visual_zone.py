@@ -74,7 +74,8 @@ _MIN_NEAR_MISS_WORD = 4
 
 def names_printed_differently(values: dict[str, str | None], page: PageText) -> set[str]:
     """The names of ``values`` not printed word for word, where a printed word differs from one of
-    the name's words in exactly one letter (HAZS in the MRZ, HANS in print).
+    the name's words in exactly one letter (HAZS in the MRZ, HANS in print), or holds it with a
+    few letters more inside or in front (BRN in the MRZ, BROWN in print).
 
     Two readings of one name that disagree in a letter mean one of them misread it, and no check
     digit says which. The name is not wrong for that, but it is no longer evidence-free either:
@@ -92,10 +93,37 @@ def names_printed_differently(values: dict[str, str | None], page: PageText) -> 
         if _name_printed(plain, spaced, squashed):
             continue
         for word in plain.split():
-            if len(word) >= _MIN_NEAR_MISS_WORD and word not in printed and _one_letter_apart(word, printed):
+            if word in printed:
+                continue
+            if (len(word) >= _MIN_NEAR_MISS_WORD and _one_letter_apart(word, printed)) or _letters_lost(
+                word, printed
+            ):
                 differing.add(name)
                 break
     return differing
+
+
+# At most this many letters an MRZ name word may have lost against a printed word.
+_MAX_LOST_LETTERS = 3
+
+
+def _letters_lost(word: str, printed: set[str]) -> bool:
+    """Is ``word`` a printed word with a few letters lost inside it or at its start (BRN of
+    BROWN, AME of KWAME)? A TD3 zone read as a TD2 one, 36 characters a line where 44 are
+    printed, loses letters of the names, and no check digit guards them. A printed word that
+    merely continues the name (the MRZ truncates long names) is no such loss."""
+    if len(word) < 3:
+        return False
+    for other in printed:
+        extra = len(other) - len(word)
+        if 0 < extra <= _MAX_LOST_LETTERS and not other.startswith(word) and _is_subsequence(word, other):
+            return True
+    return False
+
+
+def _is_subsequence(word: str, other: str) -> bool:
+    letters = iter(other)
+    return all(char in letters for char in word)
 
 
 def _one_letter_apart(word: str, printed: set[str]) -> bool:

@@ -1489,6 +1489,23 @@ def test_an_initial_ocr_read_as_a_digit_heads_the_address_as_a_letter() -> None:
     assert read_proof_of_address([page(rows, source="ocr")]).fields["full_name"].value == "I. SINGH"
 
 
+def test_totals_whose_thousands_plain_spaces_group_are_read_whole() -> None:
+    """GIVEN a Swiss invoice printing "Base HT 8 071.00" and "Net à payer CHF 8 724.75" (the
+    thousands grouped by a plain space, the decimals after a point), whose subtotal and total,
+    each read without its thousands, would still add up with the tax
+    THEN subtotal and total are read whole: no quantity stands before a labelled total."""
+    rows = [
+        (0.04, [(0.06, "Auroraline GmbH")]),
+        (0.10, [(0.06, "Numéro de facture"), (0.6, "202205-233")]),
+        (0.12, [(0.06, "Date de facture"), (0.6, "21/03/2022")]),
+        (0.60, [(0.55, "Base HT"), (0.8, "8 071.00")]),
+        (0.62, [(0.55, "TVA 8.1%"), (0.8, "653.75")]),
+        (0.64, [(0.55, "Net à payer CHF"), (0.8, "8 724.75")]),
+    ]
+    got = values(read_invoice([page(rows)]))
+    assert (got["subtotal"], got["tax_amount"], got["total_amount"]) == ("8071.00", "653.75", "8724.75")
+
+
 def test_a_ledgers_date_column_is_never_the_statements_date() -> None:
     """GIVEN a statement whose date's label OCR lost ("panse" for "Statement date") and whose
     ledger is headed by a "Date" column caption

@@ -106,12 +106,13 @@ def _names_line(text: str) -> DecodedLine:
 def test_a_filler_another_crop_read_replaces_the_k_a_stretched_crop_read() -> None:
     """GIVEN a names line whose pitch-stretched crop widened the chevrons into K (and scored best),
     and whose crop as detected read them as '<'
-    THEN the line keeps the stretched crop's letters and the plain crop's filler; the K that
-    both crops read (KORHONEN's own) stays."""
+    THEN the line keeps the stretched crop's letters and the plain crop's filler where an MRZ has
+    filler runs (the '<<' between surname and given names, the trailing run); a lone '<' between
+    two letters is left as read (K), since crops read a real K as '<' too."""
     stretched = _names_line("KORHONENKKAHMADKWOJCIECHKK<KKK")
     plain = _names_line("KORHONEN<<AHNAD<WOJCIECH<<<<<K")
     merged = with_filler_others_read(stretched, [plain, stretched], separators=range(30))
-    assert merged.text == "KORHONEN<<AHMAD<WOJCIECH<<<<<K"
+    assert merged.text == "KORHONEN<<AHMADKWOJCIECH<<<<<K"
     assert len(merged.alternatives) == len(merged.char_probs) == 30
     assert merged.alternatives[8][0][0] == "<"
 
@@ -131,3 +132,11 @@ def test_a_lone_filler_another_crop_read_inside_a_document_number_is_no_filler()
     best = _names_line("HZKMCLBBK<K")
     other = _names_line("HZ<MCLBB<<<")
     assert with_filler_others_read(best, [other]).text == "HZKMCLBB<<<"
+
+
+def test_a_k_another_crop_read_as_filler_at_a_names_start_stays() -> None:
+    """GIVEN a TD3 names field KHAN<<THOR that another crop read <HAN<<THOR
+    THEN KHAN stays: a lone '<' cannot open the names, and a K before a word is no filler run."""
+    best = _names_line("P<SVNKHAN<<THOR<JUN<<<<<")
+    other = _names_line("P<SVN<HAN<<THOR<JUN<<<<<")
+    assert with_filler_others_read(best, [other], separators=range(5, 24)).text == best.text

@@ -69,6 +69,22 @@ def test_a_name_printed_one_letter_differently_is_told_apart_from_an_unprinted_o
     assert names_printed_differently({"surname": "VAN TAMN"}, _page(*MRZ_LINES)) == set()
 
 
+def test_a_name_that_lost_letters_the_print_shows_is_printed_differently() -> None:
+    """GIVEN a TD3 passport's MRZ read as a TD2 zone, which lost letters of the names (BRN<<AME
+    for BROWN<<KWAME), every check digit passing
+    THEN both names are printed differently: the print holds each with letters more inside it or
+    in front. A printed name that merely continues the MRZ's (a truncated name) is no loss."""
+    from engines.mrz.visual_zone import names_printed_differently
+
+    page = _page("Surname", "BROWN", "Given names", "KWAME", *MRZ_LINES)
+    assert names_printed_differently({"surname": "BRN", "given_names": "AME"}, page) == {
+        "surname",
+        "given_names",
+    }
+    truncated = _page("Surname", "BROWN", "Given names", "KWAMENKRUMAH")
+    assert names_printed_differently({"surname": "BROWN", "given_names": "KWAMENKRU"}, truncated) == set()
+
+
 def test_a_print_that_backs_another_passing_reading_of_the_number_puts_it_in_doubt() -> None:
     """GIVEN an MRZ number read 0LI50EW7 (two O read as 0, at weights 7 and 3 that leave the check
     digit as it was) and the print read OLI50EW7
