@@ -376,6 +376,15 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("verbruik", 2),
         ("meterstand", 3),
         ("leveringsadres", 3),
+        # where a line or meter is installed: a telecom's or utility's bill names it
+        ("installation address", 3),
+        ("installationsadresse", 3),
+        ("anschlussadresse", 3),
+        ("adresse d'installation", 3),
+        ("dirección de instalación", 3),
+        ("indirizzo di installazione", 3),
+        ("installatieadres", 3),
+        ("verbrauchsstelle", 3),
         # telecom and subscription bills: invoices to a person at their address
         ("your bill", 2),
         ("votre facture", 2),

@@ -393,9 +393,17 @@ def _heads_a_ledger_column(index: PageIndex, cand: Candidate, parse: Parser) -> 
     it: that is a ledger too when the value heads a column of dates of its own."""
     if cand.hit is None or cand.where not in ("below", "right"):
         return False
-    if cand.where == "right" and not _dates_under(index, cand.line, parse):
-        return False
+    if cand.where == "right" and not (
+        _heads_columns(index, cand.hit.line) and _dates_under(index, cand.line, parse)
+    ):
+        return False  # "Date: 12/13/2025" in the header, over a ledger whose dates run below it
     return _dates_under(index, cand.hit.line, parse)
+
+
+def _heads_columns(index: PageIndex, caption: Line) -> bool:
+    """Does ``caption`` stand in a row of column captions (two more, without digits, beside it)?"""
+    row = index.rows[index.row_of(caption)]
+    return sum(1 for line in row if line is not caption and not any(ch.isdigit() for ch in line.text)) >= 2
 
 
 def _dates_under(index: PageIndex, top: Line, parse: Parser) -> bool:

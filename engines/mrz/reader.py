@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -513,7 +513,10 @@ def _decode(
             return None
         names = fmt.spans["names"]
         separators = range(names.start, names.end) if names.line == index else range(0)
-        decoded.append(with_filler_others_read(line, attempts, separators=separators))
+        padded_ends = {
+            span.end for name, span in fmt.spans.items() if span.line == index and name in _PADDED_FIELDS
+        }
+        decoded.append(with_filler_others_read(line, attempts, separators=separators, field_ends=padded_ends))
     with timer.section("parse"):
         texts = [d.text for d in decoded]
         options = options_from_alternatives(fmt, texts, [d.alternatives for d in decoded])
@@ -532,18 +535,25 @@ def _decode(
 # card read KORHONENKKAHNAD where the unstretched crop read KORHONEN<<AHNAD. A K and a '<' weigh
 # alike in every check digit (20 and 0, both 0 mod 10), so no check can tell them apart.
 _FILLER_LOOKALIKES = frozenset("KC")
+# Fields an MRZ pads with filler to their full length.
+_PADDED_FIELDS = frozenset({"document_number", "optional_data_1", "optional_data_2", "personal_number"})
 # Two readings of one line are aligned (the same characters at the same positions) when they agree
 # on at least this share of the positions that hold something other than filler in either.
 _ALIGNED_AGREEMENT = 0.8
 
 
 def with_filler_others_read(
-    line: DecodedLine, attempts: Sequence[DecodedLine], *, separators: Sequence[int] = ()
+    line: DecodedLine,
+    attempts: Sequence[DecodedLine],
+    *,
+    separators: Sequence[int] = (),
+    field_ends: Collection[int] = (),
 ) -> DecodedLine:
     """``line`` with '<' wherever it read a filler lookalike (K, C) and another crop of the same
     line read '<', where the filler run that makes is one an MRZ has: a run that only check
-    digits or the line's end follow (a line's trailing filler), or the '<<' between surname and
-    given names (``separators``: the names' positions). A K inside a word or a number stays,
+    digits or the line's end follow (a line's trailing filler), one that pads a field to its end
+    (``field_ends``: where the document number and optional data end, 9SH8DNDZ<), or the '<<'
+    between surname and given names (``separators``: the names' positions). A K inside a word or a number stays,
     whatever another crop read: crops do read a real K as '<' (KHAN as <HAN), and no check digit
     can tell (K and '<' weigh alike)."""
     others = [other for other in attempts if other is not line and _aligned(line.text, other.text)]
@@ -567,7 +577,7 @@ def with_filler_others_read(
             and after[:1].isalpha()
             and all(pos in separators for pos in range(run.start(), run.end()))
         )
-        if inside and (trailing or name_break):
+        if inside and (trailing or name_break or run.end() in field_ends):
             taken.extend(inside)
     if not taken:
         return line

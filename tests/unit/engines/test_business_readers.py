@@ -1475,6 +1475,36 @@ def test_a_dutch_postcodes_letters_are_never_a_citys_first_letters(printed, city
     assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)
 
 
+def test_a_header_date_over_a_ledgers_date_columns_is_the_statements_date() -> None:
+    """GIVEN a statement dated "Date: 12/13/2025" at the top left, over a ledger whose posting and
+    value dates run in columns below the label and its value
+    AND a last page whose ledger holds a single row under its captions
+    THEN the statement's date is 2025-12-13: a label beside its value, in no row of captions,
+    heads no ledger column (and the last page's lone movement is no statement date either)."""
+    rows = [
+        (0.04, [(0.06, "First Polaris Bank")]),
+        (0.06, [(0.06, "E. ROBERTS")]),
+        (0.08, [(0.06, "8728 HILL BLVD APT 14A")]),
+        (0.10, [(0.06, "SAN DIEGO, CA 92173")]),
+        (0.14, [(0.06, "Date:"), (0.13, "12/13/2025")]),
+        (0.16, [(0.06, "For the period: 11/08/2025 through 12/12/2025")]),
+        (0.20, [(0.06, "Posting date"), (0.13, "Value date"), (0.3, "Transaction"), (0.8, "Amount")]),
+        (0.22, [(0.06, "11/08/2025"), (0.13, "11/10/2025"), (0.3, "STANDING ORDER"), (0.8, "842.24")]),
+        (0.24, [(0.06, "11/09/2025"), (0.13, "11/10/2025"), (0.3, "ONLINE TRANSFER"), (0.8, "416.70")]),
+        (0.26, [(0.06, "11/10/2025"), (0.13, "11/11/2025"), (0.3, "CARD PAYMENT"), (0.8, "136.54")]),
+        (0.28, [(0.06, "11/12/2025"), (0.13, "11/12/2025"), (0.3, "DIRECT DEBIT"), (0.8, "16.00")]),
+    ]
+    last = [
+        (0.04, [(0.06, "Posting date"), (0.13, "Value date"), (0.3, "Transaction"), (0.8, "Amount")]),
+        (
+            0.06,
+            [(0.06, "12/12/2025"), (0.13, "12/12/2025"), (0.3, "CONTACTLESS FALCON CAFE"), (0.8, "138.24")],
+        ),
+    ]
+    statement = read_bank_statement([page(rows), page(last, number=2)])
+    assert statement.fields["document_date"].value == "2025-12-13"
+
+
 def test_an_initial_ocr_read_as_a_digit_heads_the_address_as_a_letter() -> None:
     """GIVEN a bill addressed to "I. Singh", whose initial OCR read as the digit 1
     THEN the addressee is I. SINGH: over a street, "1." is no list's first item."""

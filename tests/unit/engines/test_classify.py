@@ -550,3 +550,25 @@ def test_the_printed_title_tells_a_passport_from_an_identity_card() -> None:
 def test_bills_to_a_home_with_invoice_and_payment_words_are_proof_of_address(lines: tuple[str, ...]) -> None:
     result = classify_text([_page(*lines)])
     assert result.document_type == "proof_of_address", result.probabilities
+
+
+def test_a_telecom_bill_naming_its_installation_address_is_a_proof_of_address() -> None:
+    """GIVEN a broadband bill whose text says "invoice date", "VAT" and "line total" like any
+    invoice, and names the line's installation address (OCR glued its words)
+    THEN it is a proof of address: an installation address is where the customer lives."""
+    page = _page(
+        "LINDQVISTTELECOM",
+        "Monthly Statement",
+        "INVOICE DATE08/01/2022",
+        "INSTALLATIONADDRESS",
+        "Ms Patricia Clarke",
+        "ACCOUNT NUMBER KA15192890",
+        "Schillerallee164",
+        "01692Dresden",
+        "DUEBY 05/02/2022",
+        "TOTALTO PAY 40,89",
+        "DESCRIPTION LINETOTAL",
+        "Broadband & calls package 27,06",
+        "VAT19% 6,53",
+    )
+    assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities

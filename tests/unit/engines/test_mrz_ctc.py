@@ -140,3 +140,19 @@ def test_a_k_another_crop_read_as_filler_at_a_names_start_stays() -> None:
     best = _names_line("P<SVNKHAN<<THOR<JUN<<<<<")
     other = _names_line("P<SVN<HAN<<THOR<JUN<<<<<")
     assert with_filler_others_read(best, [other], separators=range(5, 24)).text == best.text
+
+
+def test_a_filler_another_crop_read_where_a_document_number_ends_pads_it() -> None:
+    """GIVEN a document number of eight characters, its ninth position the filler that pads it,
+    read K by the best crop and '<' by another
+    THEN the number ends in filler (9SH8DNDZ<): the filler pads a field to its end, and K and '<'
+    weigh alike in its check digit."""
+    def number_line(text: str) -> DecodedLine:
+        decoded = decode_line(frames(*spell(text)), VOCABULARY, "x" * len(text), CLASS_CHARS)
+        assert decoded is not None
+        return decoded
+
+    best = number_line("9SH8DNDZK8IRL")
+    other = number_line("9SH8DNDZ<8IRL")
+    assert with_filler_others_read(best, [other], field_ends={9}).text == "9SH8DNDZ<8IRL"
+    assert with_filler_others_read(best, [other]).text == best.text
