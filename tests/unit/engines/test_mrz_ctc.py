@@ -147,6 +147,7 @@ def test_a_filler_another_crop_read_where_a_document_number_ends_pads_it() -> No
     read K by the best crop and '<' by another
     THEN the number ends in filler (9SH8DNDZ<): the filler pads a field to its end, and K and '<'
     weigh alike in its check digit."""
+
     def number_line(text: str) -> DecodedLine:
         decoded = decode_line(frames(*spell(text)), VOCABULARY, "x" * len(text), CLASS_CHARS)
         assert decoded is not None
