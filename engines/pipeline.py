@@ -72,6 +72,8 @@ _PRINT_CONFIRMED_CONFIDENCE = 0.98
 # the print to overrule it (an OCR-B G read at 0.994, 6 at 0.005, stays a G)
 _PRINT_OVERRULES_MRZ_MIN_PROBABILITY = 0.02
 _BARCODE_TYPE_CONFIDENCE = 0.99
+# The most a receipt of several pages is believed to be one (see _read)
+_MULTI_PAGE_RECEIPT_CONFIDENCE = 0.5
 _SPARSE_PAGE_LINES = 12
 # Photos mostly come one or two pages at a time (a card's two sides); longer documents, mostly
 # scans, are not searched for motion blur (about 75 ms a page).
@@ -208,6 +210,11 @@ def _read(
             texts = [text for text, _ in enlarged]
             frames = {text.page: frame for text, frame in enlarged}
     document_type, type_confidence, checks = _apply_hint(classification, hint)
+    if document_type == "receipt" and len(images) > 1:
+        # A till's receipt is one slip. Several pages read as one are an invoice or a statement
+        # whose telling page went unread (a first page too smeared to read, the item table of the
+        # second read as a till's): the type is in doubt.
+        type_confidence = min(type_confidence, _MULTI_PAGE_RECEIPT_CONFIDENCE)
 
     extracted: Extracted | None = None
     with timer.section("extract"):

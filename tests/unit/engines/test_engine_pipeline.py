@@ -323,3 +323,32 @@ def test_a_photo_whose_small_print_nothing_classifies_is_read_again_enlarged() -
     assert classify_text([usual]).document_type == "other"
     result = read_document([doc.image])
     assert result.document_type == "proof_of_address"
+
+
+def test_a_receipt_of_several_pages_is_in_doubt_as_one() -> None:
+    """GIVEN a till receipt's text, once as one page and once followed by a second page (as an
+    invoice whose first page went unread leaves its item table and totals to be read)
+    THEN both read as receipts, but the type of the two-page one is in doubt: a till's receipt
+    is one slip."""
+    import io
+
+    from PIL import Image
+
+    from engines.layout import Line, text_layer_payload
+    from engines.pipeline import read_document
+
+    texts = [
+        "GREENFIELD MARKET", "12 High Street, Leeds", "Date: 14/03/2024 Time: 10:42",
+        "Milk 2L 1.25", "Bread 1.10", "SUBTOTAL 2.35", "VAT 0.00", "TOTAL 2.35",
+        "CASH 5.00", "CHANGE 2.65", "Thank you for shopping with us",
+    ]  # fmt: skip
+    layer = text_layer_payload(
+        [Line(t, 1.0, (0.1, 0.05 + 0.05 * i, 0.6, 0.08 + 0.05 * i), 1) for i, t in enumerate(texts)]
+    )
+    blank = io.BytesIO()
+    Image.new("RGB", (400, 600), (255, 255, 255)).save(blank, format="PNG")
+    one = read_document([blank.getvalue()], text_layer=[layer])
+    two = read_document([blank.getvalue()] * 2, text_layer=[layer, layer])
+    assert one.document_type == two.document_type == "receipt"
+    assert one.document_type_confidence > 0.8
+    assert two.document_type_confidence <= 0.5
