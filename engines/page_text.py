@@ -77,7 +77,8 @@ def ocr_page_text(
     large photo's pixel budget then goes to the document's text, and a small one's detection
     (half of OCR's cost, growing with pixels) is not spent on the table around it.
 
-    ``enlarge_to``: read the document enlarged to about this many pixels (a second look at small print; see Ocr.read_page)."""
+    ``enlarge_to``: read the document enlarged to about this many pixels (a second look at small
+    print; see Ocr.read_page)."""
     ocr = ocr or get_ocr()
     crop = document_box(image)
     if crop is not None:

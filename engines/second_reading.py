@@ -234,7 +234,7 @@ _LOWER_CASE_WORDS = _NAME_PARTICLES | frozenset(
     {"and", "of", "the", "for", "und", "am", "im", "an", "auf", "zum", "zur", "bei", "et", "en", "au",
      "aux", "sur", "les", "los", "las", "dei", "degli", "delle", "dello", "sul", "sulla", "het", "op",
      "aan", "in", "a", "i", "o", "u",
-     "eg", "e.g.", "ev", "e.v.", "ek", "e.k.", "co", "co.", "cie", "cie."}  # legal forms: "Volksbank eG"
+     "eg", "ev", "e.v.", "ek", "e.k.", "co", "co.", "cie", "cie."}  # legal forms: "Volksbank eG"
 )  # fmt: skip
 
 

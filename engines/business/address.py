@@ -390,7 +390,8 @@ def _heads_a_ledger_column(index: PageIndex, cand: Candidate, parse: Parser) -> 
     own date sits beside its label or alone under it; a column of dates under the caption is the
     movements' (the first movement's date was once taken for the statement's). On a page scanned
     askew, the first movement's value date can even stand level with the caption, read "right" of
-    it: that is a ledger too when the value heads a column of dates of its own."""
+    it: that is a ledger too when the caption stands in a row of column captions and the value
+    heads a column of dates of its own."""
     if cand.hit is None or cand.where not in ("below", "right"):
         return False
     if cand.where == "right" and not (

@@ -430,15 +430,11 @@ def _with_space_grouping(text: str, found: list[AmountMatch]) -> list[AmountMatc
     (find_amounts leaves "2 150.00" split, as an item row's quantity and price stand)."""
     out = list(found)
     for match in _SPACE_GROUPED.finditer(text):
-        inside = [
-            a for a in out if match.start() <= a.start + (text[a.start] == " ") and a.end <= match.end()
-        ]
+        inside = [a for a in out if a.start < match.end() and a.end > match.start()]
         if len(inside) < 2:
             continue
         value = Decimal(match.group().replace(" ", ""))
-        if text[inside[0].start : match.start()].strip() in ("-", "\u2212"):
-            value = -value
-        merged = AmountMatch(value, inside[0].start, match.end(), 2)
+        merged = AmountMatch(-value if inside[0].value < 0 else value, inside[0].start, match.end(), 2)
         out = [a for a in out if a not in inside]
         out.append(merged)
         out.sort(key=lambda a: a.start)

@@ -155,8 +155,7 @@ def read_mrz(
     reading of all attempts wins.
 
     ``line_quads``: the page's text lines as whole-page OCR already detected them upright (page
-    pixels), which spares the first attempt its own detection; a page they give no clear reading
-    of is searched with the reader's own detection next.
+    pixels), which spares the first attempt its own detection.
     """
     if isinstance(image, bytes):
         image = decode_image(image)
@@ -165,10 +164,7 @@ def read_mrz(
 
     hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS, line_quads)
     best = (hypothesis, 0) if hypothesis is not None else None
-    attempts = _further_attempts(looks, image.shape[0] * image.shape[1])
-    if line_quads is not None:
-        attempts.insert(0, (0, DETECT_PIXELS))  # the lines as the reader's own detection finds them
-    for degrees, pixels in attempts:
+    for degrees, pixels in _further_attempts(looks, image.shape[0] * image.shape[1]):
         if best is not None and best[0].good_enough:
             break
         hypothesis, _ = _read_upright(rotate(image, degrees), ocr, timer, pixels)
@@ -274,8 +270,6 @@ def _read_upright(
             for fmt, layout in _layouts(zone, complete=True):
                 best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, recipes))
                 if best is not None and best.good_enough:
-                    for longer, longer_layout in _layouts(zone, complete=True, longer_than=best.fmt):
-                        best = _better(best, _decode(page, ocr, longer, longer_layout, cache, timer, recipes))
                     return best, looks
     for zone in _zones(_merge_pieces(candidates)):
         if not any("<<" in c.text for c in zone):
@@ -381,31 +375,16 @@ def _overlap(a: LineGeom, b: LineGeom) -> float:
     return max(inter, 0.0) / max(min(a1 - a0, b1 - b0), 1e-6)
 
 
-def _layouts(
-    zone: list[_Candidate], *, complete: bool, longer_than: MrzFormat | None = None
-) -> list[tuple[MrzFormat, list[LineGeom]]]:
+def _layouts(zone: list[_Candidate], *, complete: bool) -> list[tuple[MrzFormat, list[LineGeom]]]:
     """Plausible (format, one geometry per format line) for a zone, most likely first.
 
     Formats whose line length is closest to the longest line read come first (OCR loses filler
     more often than it invents characters). ``complete`` selects zones with all their lines
     found; otherwise zones with one line missing, placed a pitch away from the others.
-
-    ``longer_than``: only the formats with as many lines as that one, and longer lines. A TD3
-    passport whose filler OCR lost reads first as a TD2 of 36 characters a line, and that reading
-    passes every check digit (the second lines share their layout up to the optional data): it
-    only lost letters of the names, which no check digit guards (BROWN<<KWAME read BRN<<AME).
     """
     longest = max(len(c.text) for c in zone)
     formats = sorted(
-        (
-            f
-            for f in FORMATS
-            if 0.6 * f.line_length <= longest <= 1.3 * f.line_length
-            and (
-                longer_than is None
-                or (f.line_count == longer_than.line_count and f.line_length > longer_than.line_length)
-            )
-        ),
+        (f for f in FORMATS if 0.6 * f.line_length <= longest <= 1.3 * f.line_length),
         key=lambda f: abs(f.line_length - longest),
     )
     complete_layouts: list[tuple[MrzFormat, list[LineGeom]]] = []
@@ -553,9 +532,9 @@ def with_filler_others_read(
     line read '<', where the filler run that makes is one an MRZ has: a run that only check
     digits or the line's end follow (a line's trailing filler), one that pads a field to its end
     (``field_ends``: where the document number and optional data end, 9SH8DNDZ<), or the '<<'
-    between surname and given names (``separators``: the names' positions). A K inside a word or a number stays,
-    whatever another crop read: crops do read a real K as '<' (KHAN as <HAN), and no check digit
-    can tell (K and '<' weigh alike)."""
+    between surname and given names (``separators``: the names' positions). A K inside a word or
+    a number stays, whatever another crop read: crops do read a real K as '<' (KHAN as <HAN), and
+    no check digit can tell (K and '<' weigh alike)."""
     others = [other for other in attempts if other is not line and _aligned(line.text, other.text)]
     seen = {
         pos: next(o for o in others if o.text[pos] == FILLER)
