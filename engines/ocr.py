@@ -11,8 +11,8 @@ probabilities (not just its greedy text) to decode with the MRZ's fixed format:
 - :meth:`Ocr.detect` returns text-line quadrilaterals in page pixels;
 - :meth:`Ocr.recognize` returns, per crop, the greedy text *and* the CTC probability matrix.
 
-The models run on OpenVINO's CPU runtime (engines/ocr_runtime.py): the detector in f32, the
-recogniser in bfloat16 where the CPU has it, for about half of onnxruntime's CPU time. Calls are
+The models run on OpenVINO's CPU runtime (engines/ocr_runtime.py): the detector and the
+recogniser in bfloat16 where the CPU has it, for well under half of onnxruntime's CPU time. Calls are
 serialised with a lock: RapidOCR keeps per-call state on the instance and is not documented as
 thread-safe.
 

@@ -189,7 +189,11 @@ def _read(
                 continue  # a digital page, or one whose text shows no sign of an MRZ
             with timer.section("mrz"):
                 frame = frames.get(number)
-                reading = read_mrz(image, line_quads=frame.line_quads if frame is not None else None)
+                reading = read_mrz(
+                    image,
+                    line_quads=frame.line_quads if frame is not None else None,
+                    turn=frame.turn if frame is not None else 0,
+                )
             if reading is not None:
                 return _result_from_mrz(reading, text, pages=len(images), hint=hint, timer=timer)
 

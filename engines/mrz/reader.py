@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
+import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -144,7 +145,11 @@ class _Hypothesis:
 
 
 def read_mrz(
-    image: np.ndarray | bytes, *, ocr: Ocr | None = None, line_quads: Sequence[np.ndarray] | None = None
+    image: np.ndarray | bytes,
+    *,
+    ocr: Ocr | None = None,
+    line_quads: Sequence[np.ndarray] | None = None,
+    turn: int = 0,
 ) -> MrzReading | None:
     """Read the MRZ of a page (BGR array or encoded PNG/JPEG), or None when it has none.
 
@@ -156,7 +161,9 @@ def read_mrz(
 
     ``line_quads``: the page's text lines as whole-page OCR already detected them upright (page
     pixels), which spares the first attempt its own detection; a page they give no clear reading
-    of is searched with the reader's own detection next.
+    of is searched with the reader's own detection next. ``turn``: the degrees clockwise whole-page
+    OCR turned the page by to read it, tried next: the reader's own vote on a few long lines'
+    orientation misses some upside-down pages that the whole page's text settles.
     """
     if isinstance(image, bytes):
         image = decode_image(image)
@@ -170,19 +177,25 @@ def read_mrz(
         # the lines as the reader's own detection finds them: on one smeared passport of seeds 42
         # and 43 only they gave its MRZ (this repeats the long lines' recognition on such pages)
         attempts.insert(0, (0, DETECT_PIXELS))
-    for degrees, pixels in attempts:
+    if turn and (turn, DETECT_PIXELS) not in attempts:
+        attempts.insert(0, (turn, DETECT_PIXELS))
+    page_pixels = image.shape[0] * image.shape[1]
+    for degrees, pixels in attempts:  # (grows while it runs: a turn that shows filler earns a closer look)
         if best is not None and best[0].good_enough:
             break
-        hypothesis, _ = _read_upright(rotate(image, degrees), ocr, timer, pixels)
+        hypothesis, seen = _read_upright(rotate(image, degrees), ocr, timer, pixels)
         if hypothesis is not None and (best is None or hypothesis.score > best[0].score):
             best = (hypothesis, degrees)
+        closer = closer_look(seen, degrees, page_pixels)
+        if closer is not None and closer not in attempts:
+            attempts.append(closer)
     if best is None:
         return None
     return _finish(best[0], rotate(image, best[1]), best[1], timer)
 
 
 @dataclass(frozen=True)
-class _Looks:
+class Looks:
     """What the upright attempt saw of the page's text, to decide which turns are worth trying."""
 
     vertical: bool
@@ -192,7 +205,7 @@ class _Looks:
     filler_seen: bool = False  # some long line read with '<' in it: an MRZ hint
 
 
-def _further_attempts(looks: _Looks, pixels: int) -> list[tuple[int, int]]:
+def _further_attempts(looks: Looks, pixels: int) -> list[tuple[int, int]]:
     """(degrees clockwise, detection pixels) worth trying when the page as it came gave no clear
     reading: the likely turns, then a closer look at the likeliest orientation of a large page."""
     if looks.vertical:
@@ -211,6 +224,15 @@ def _further_attempts(looks: _Looks, pixels: int) -> list[tuple[int, int]]:
         likely = turns[:2] if looks.vertical or looks.upside_down else [0]
         attempts += [(degrees, _DETECT_PIXELS_RETRY) for degrees in likely]
     return attempts
+
+
+def closer_look(seen: Looks, degrees: int, page_pixels: int) -> tuple[int, int] | None:
+    """The attempt a turn of the page earns when its lines showed filler but gave no clear
+    reading: the same turn detected at the higher resolution (a blurred MRZ on a large photo,
+    upside down, that the first look saw only as '<' runs), where the page has the pixels."""
+    if seen.filler_seen and page_pixels > DETECT_PIXELS:
+        return degrees, _DETECT_PIXELS_RETRY
+    return None
 
 
 def _finish(hypothesis: _Hypothesis, page: np.ndarray, degrees: int, timer: _Timer) -> MrzReading:
@@ -233,7 +255,7 @@ def _ink_crop(page: np.ndarray, line: LineGeom, *, grow: float = 1.0, stretch: f
 
 def _read_upright(
     page: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int, detected: Sequence[np.ndarray] | None = None
-) -> tuple[_Hypothesis | None, _Looks]:
+) -> tuple[_Hypothesis | None, Looks]:
     """The best MRZ hypothesis on an upright page, and how the page's text looked.
 
     Long lines are recognised from the bottom of the page up, a few at a time, because that is
@@ -251,7 +273,7 @@ def _read_upright(
         (g for g in geoms if g.height >= 4 and g.width >= _MIN_ASPECT * g.height),
         key=lambda g: -float(g.centre[1]),
     )[:_MAX_LINES]
-    looks = _Looks(vertical=vertical, upside_down=False, text_lines=len(quads), long_lines=len(long_lines))
+    looks = Looks(vertical=vertical, upside_down=False, text_lines=len(quads), long_lines=len(long_lines))
     candidates: list[_Candidate] = []
     cache: dict[tuple[int, ...], np.ndarray] = {}
     best: _Hypothesis | None = None
@@ -261,9 +283,10 @@ def _read_upright(
             recognised = ocr.recognize([_ink_crop(page, g) for g in batch])
         new = False
         for geom, rec in zip(batch, recognised, strict=True):
-            if "<<" in rec.text or any(glyph in rec.text for glyph in _FILLER_GLYPHS):
+            mrz_like = _looks_like_mrz(rec.text)
+            if shows_filler(rec.text, mrz_like=mrz_like):
                 looks = replace(looks, filler_seen=True)
-            if _looks_like_mrz(rec.text):
+            if mrz_like:
                 candidates.append(_Candidate(geom, normalize_line(rec.text)))
                 cache[_geom_key(geom)] = rec.probs
                 new = True
@@ -293,6 +316,12 @@ def _read_upright(
     return (best if best is not None and _plausible(best) else None), looks
 
 
+def shows_filler(text: str, *, mrz_like: bool) -> bool:
+    """A hint of an MRZ: a filler run, a glyph recognisers print for one, or a single '<' in a line
+    that reads like MRZ text (a zone the detector cut short: "PDPERDOS<HAAPALAINEI")."""
+    return "<<" in text or any(glyph in text for glyph in _FILLER_GLYPHS) or (mrz_like and "<" in text)
+
+
 def _better(best: _Hypothesis | None, other: _Hypothesis | None) -> _Hypothesis | None:
     if other is None:
         return best
@@ -318,8 +347,9 @@ def looks_like_mrz_line(text: str) -> bool:
 def _looks_like_mrz(text: str) -> bool:
     """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces. Case
     is no evidence: a recogniser reads a widely spaced MRZ's letters in lower case as often as
-    not ("LOPeZ<TAMM<<GuadALuPe")."""
-    text = _BLURRED_FILLER.sub(_as_filler, text.strip()).upper()
+    not ("LOPeZ<TAMM<<GuadALuPe"), and some fonts' digits and letters in their full-width forms
+    (U+FF10 for 0), which count as the characters they stand for."""
+    text = _BLURRED_FILLER.sub(_as_filler, unicodedata.normalize("NFKC", text).strip()).upper()
     squeezed = text.replace(" ", "")
     fillers = sum(c == "<" or c in _FILLER_GLYPHS for c in squeezed)
     if len(squeezed) < 12 and not (fillers >= 5 and fillers >= 0.6 * len(squeezed)):

@@ -112,6 +112,35 @@ def test_a_supermarket_ticket_with_an_invoices_captions_is_a_receipt() -> None:
     assert classify_text([page]).document_type == "receipt"
 
 
+def test_an_invoice_that_thanks_like_a_till_is_still_an_invoice() -> None:
+    """GIVEN a French firm's invoice in English that calls itself a "TAX INVOICE" and ends with a
+    till's "THANK YOU - PLEASE COME AGAIN", but is addressed ("INVOICE TO"), numbered ("INVOICE#",
+    glued by OCR), payable on terms ("Net 30") to an IBAN
+    THEN it is an invoice."""
+    page = _page(
+        "CALYPSO SARL",
+        "TAX INVOICE",
+        "INVOICE#",
+        "DATEOFISSUE",
+        "TOTAL TOPAY",
+        "INV-2024-2408",
+        "INVOICE TO",
+        "Fitzgerald Legal Services SARL",
+        "DETAILS",
+        "QTY",
+        "AMOUNT",
+        "Training workshop(1 day) 474,74",
+        "NET TOTAL 2839,95",
+        "VAT20% 567,99",
+        "TOTALAMOUNT 3407,94",
+        "Terms: Net 30",
+        "PLEASE PAY TO",
+        "IBAN FR761125982535027810 3947 624",
+        "THANK YOU-PLEASE COME AGAIN",
+    )
+    assert classify_text([page]).document_type == "invoice"
+
+
 def test_an_agenda_with_times_under_their_own_word_is_no_receipt() -> None:
     page = _page(
         "Tagesordnung",

@@ -60,14 +60,16 @@ def _onnxruntime(model_path: object) -> tuple[object, Callable[[np.ndarray], np.
 def test_the_models_run_on_openvino_with_onnxruntimes_outputs() -> None:
     """The three models RapidOCR builds run as OpenVINO sessions (a RapidOCR upgrade that renames
     its session factory must fail here, not silently cost CPU again); the f32 classifier gives
-    onnxruntime's probabilities, and the recogniser, in bfloat16 or f32, onnxruntime's text."""
-    from engines.ocr_runtime import OpenVinoSession, recogniser_precision
+    onnxruntime's probabilities, and the recogniser, in bfloat16 or f32, onnxruntime's text; the
+    detector runs in the CPU's native precision too."""
+    from engines.ocr_runtime import OpenVinoSession, native_precision
 
     engine = get_ocr()._engine
     recogniser, classifier = engine.text_rec.session, engine.text_cls.infer
     assert isinstance(recogniser, OpenVinoSession) and isinstance(classifier, OpenVinoSession)
-    assert isinstance(engine.text_det._detector.infer, OpenVinoSession)
-    assert recogniser.precision == recogniser_precision() and classifier.precision == "f32"
+    detector = engine.text_det._detector.infer
+    assert isinstance(detector, OpenVinoSession) and detector.precision == native_precision()
+    assert recogniser.precision == native_precision() and classifier.precision == "f32"
 
     crop = np.full((48, 400, 3), 255, dtype=np.uint8)
     cv2.putText(crop, "Total 12.50", (10, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 3)

@@ -11,7 +11,7 @@ import pytest
 from engines.mrz.checkdigit import check_digit
 from engines.mrz.formats import TD3 as TD3_FORMAT
 from engines.mrz.parse import parse_mrz
-from engines.mrz.reader import looks_like_mrz_line
+from engines.mrz.reader import Looks, closer_look, looks_like_mrz_line, shows_filler
 from engines.mrz.repair import normalize_line, repair_decoded, repair_mrz
 
 TD1 = ("I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<")
@@ -191,10 +191,45 @@ def test_a_repair_with_an_equally_cheap_twin_is_flagged_ambiguous() -> None:
     [
         ("LOPeZ<TAMM<<GuadALuPe<GuadALuP", True),  # a widely spaced MRZ read in mixed case
         (" ACr0uw12904A5<17p6CuwZeIGr<<<< ", True),
+        # the same in full-width forms, as the recogniser reads some letter-spaced MRZ fonts
+        (
+            " BHYM\uff10BHY\uff12\uff12C\uff21N\uff12\u04170\uff12\uff12\uff2c\uff17F6\uff10\uff10"
+            "\uff14\uff11\uff2c\uff17\uff11\uff14WE\uff30SFEI\uff18\uff3a<<6\uff10 ",
+            True,
+        ),
         ("LOPEZ<TAMM<<GUADALUPE<GUADALUP", True),
         ("Date of issue 2026-06-13", False),
         ("Please pay within 30 days of the invoice date", False),
     ],
 )
-def test_an_mrz_line_is_told_by_its_characters_whatever_their_case(text: str, mrz_like: bool) -> None:
+def test_an_mrz_line_is_told_by_its_characters_whatever_their_case_or_width(
+    text: str, mrz_like: bool
+) -> None:
     assert looks_like_mrz_line(text) is mrz_like
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("PDPERDOS<HAAPALAINEI", True),  # a TD3 first line the detector cut short: one '<'
+        ("P<KORBANDA<<HANA<<<<", True),
+        ("K\u00abHANA", True),  # a guillemet printed for '<<'
+        ("Fecha de caducidad/Date of expiry", False),
+        ("Ref <A-12> 2024", False),  # a '<' in prose is no filler
+    ],
+)
+def test_filler_or_a_cut_short_mrz_line_hints_at_an_mrz(text: str, hint: bool) -> None:
+    assert shows_filler(text, mrz_like=looks_like_mrz_line(text)) is hint
+
+
+def test_a_turn_that_shows_filler_earns_a_closer_look_where_the_page_has_the_pixels() -> None:
+    """GIVEN a passport photographed upside down, whose turned page showed '<' runs but gave no
+    clear reading
+    THEN the same turn is searched again at the higher detection resolution, on a photo with
+    more pixels than the first look used, and not on a small scan or a turn without filler."""
+    showed = Looks(vertical=False, upside_down=False, text_lines=31, long_lines=5, filler_seen=True)
+    plain = Looks(vertical=False, upside_down=False, text_lines=31, long_lines=5, filler_seen=False)
+    closer = closer_look(showed, 180, 1306 * 1616)
+    assert closer is not None and closer[0] == 180 and closer[1] > 1306 * 1616 / 2
+    assert closer_look(showed, 180, 800 * 1000) is None
+    assert closer_look(plain, 180, 1306 * 1616) is None
