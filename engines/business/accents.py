@@ -39,6 +39,8 @@ _CUSTOMARY = (
     "BÜCHEREI",
     "GÄRTNEREI",
     "SCHLÜSSELDIENST",
+    "BÜROBEDARF",
+    "HAFTUNGSBESCHRÄNKT",
     "MÜNCHEN",
     "KÖLN",
     "NÜRNBERG",
@@ -55,6 +57,7 @@ _CUSTOMARY = (
     "DROGUERÍA",
     "PESCADERÍA",
     "CERVECERÍA",
+    "GRÁFICAS",  # "Artes Gráficas", a printer's trade
     # French and Italian words whose accents fall on small letters ("Pâtisserie", "Caffè")
     "PÂTISSERIE",
     "CRÊPERIE",

@@ -54,6 +54,7 @@ from engines.business.names import (
     clean_organisation,
     clean_person,
     is_boilerplate,
+    legal_form_beside,
     looks_like_name,
     looks_like_street,
     organisation_at_top,
@@ -166,13 +167,24 @@ def read_invoice(pages: list[PageText]) -> Extracted:
 def _customer(indexes: Sequence[PageIndex]) -> Candidate | None:
     """The name under (or after) "Bill to" / "Rechnungsempfänger" / "Facturé à" ..."""
     for cand in candidates(indexes, ("customer",), party_name_parser):
-        text = str(cand.raw)
+        text = _with_legal_form_beside(indexes, cand)
         if not looks_like_name(text) or looks_like_street(text) or is_title(text) or is_boilerplate(text):
             continue
         value = clean_organisation(text) if LEGAL_SUFFIX.search(text) else clean_person(text)
         if len(value) >= 2:
             return Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where)
     return None
+
+
+def _with_legal_form_beside(indexes: Sequence[PageIndex], cand: Candidate) -> str:
+    """A party's name as a label points at it, with the piece of its line that OCR detected
+    apart and that ends it with its legal form (see :func:`legal_form_beside`)."""
+    text = str(cand.raw)
+    if text != cand.line.text:
+        return text  # the name follows its label on the line: the line's end is the name's
+    index = next((i for i in indexes if i.page.page == cand.page), None)
+    beside = legal_form_beside(index, cand.line) if index is not None else None
+    return text if beside is None else f"{text} {beside.text}"
 
 
 def _addressee(index: PageIndex, vendor: Candidate | None) -> Candidate | None:
@@ -223,7 +235,7 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
     """The name after "From" / "Lieferant", else the organisation at the top of the first page
     (never the customer's own name)."""
     for cand in candidates(indexes, ("vendor",), text_parser):
-        text = str(cand.raw)
+        text = _with_legal_form_beside(indexes, cand)
         if looks_like_name(text) and not looks_like_street(text):
             value = clean_organisation(text)
             if customer is None or value != customer.value:

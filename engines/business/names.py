@@ -208,6 +208,33 @@ def _row_has_money(index: PageIndex, line: Line) -> bool:
     return any(a.decimals == 2 for other in row for a in find_amounts(other.text))
 
 
+# A letterhead set in wide letter spacing is detected as two pieces, "Westerbrook Artes" and
+# "Graficas S.A.", this many line heights apart at most (page fractions, as the row join below);
+# two parties printed side by side stand a column apart, ten or more.
+_LEGAL_FORM_GAP = 3.0
+
+
+def legal_form_beside(index: PageIndex, line: Line) -> Line | None:
+    """The piece just right of a party's name on its row, in the same type size, that ends the
+    name with its legal form ("Westerbrook Artes" | "Graficas S.A."), where the name has none of
+    its own: read alone, either piece would pass for the whole name."""
+    if LEGAL_SUFFIX.search(_suffix_repairs(line.text)):
+        return None
+    right = sorted((o for o in index.rows[index.row_of(line)] if o.x0 >= line.x1), key=lambda o: o.x0)
+    if not right:
+        return None
+    piece = right[0]
+    return (
+        piece
+        if piece.x0 - line.x1 < _LEGAL_FORM_GAP * line.height
+        and min(piece.height, line.height) >= 0.8 * max(piece.height, line.height)
+        and len(piece.text.split()) <= 3
+        and not index.hits[id(piece)]
+        and LEGAL_SUFFIX.search(_suffix_repairs(piece.text))
+        else None
+    )
+
+
 def organisation_at_top(
     index: PageIndex, *, max_lines: int = 14, skip: Callable[[Line], bool] | None = None
 ) -> Candidate | None:
@@ -260,6 +287,7 @@ def organisation_at_top(
             and min(line.height, best.height) >= 0.8 * max(line.height, best.height)
             and max(line.x0 - best.x1, best.x0 - line.x1) < best.height
         )
+        or legal_form_beside(index, line) is best
     ]
     if len(row) > 1:
         # OCR broke the name's line in pieces ("THE" | "SONNENTAL ARMS"): joined, and said so

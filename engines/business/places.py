@@ -131,6 +131,8 @@ def parse_city_line(
         letters = _DIGITS_IN_WORDS.sub(_as_letters, stripped)
         parsed = _city_line(line, letters, base) if letters != stripped else None  # same length: boxes fit
     if parsed is None:
+        parsed = _uk_postcode_glued_to_its_city(line, stripped, base)
+    if parsed is None:
         postcode = _uk_postcode_repaired(stripped)
         parsed = _city_line(line, postcode, base) if postcode != stripped else None
         if parsed is not None and postcode.upper() != stripped.upper():
@@ -161,6 +163,45 @@ def _dutch_code_glued_to_its_city(parsed: CityLine, line: Line, stripped: str, b
         city_bbox=line.span_bbox(base + city_start, base + city_end),
         postal_bbox=line.span_bbox(base, base + end),
     )
+
+
+# "LONDONSE71QG": a capitals-only city with its postcode glued on, the inward digit maybe read as
+# a letter ("SE7IQG")
+_GLUED_UK = re.compile(
+    r"^(?P<letters>[A-Z][A-Z' -]*[A-Z])(?P<district>\d[A-Z\d]?)(?P<sector>[\dOILSB])(?P<unit>[A-Z0158]{2})$"
+)
+
+
+def _uk_postcode_glued_to_its_city(line: Line, stripped: str, base: int) -> CityLine | None:
+    """A city in capitals with its British postcode glued on ("LONDONSE7IQG", as OCR drops the
+    spaces of a small, soft line). Where the city's last letter could also open the postcode
+    (SE7 or E7: both are areas), the two-letter area wins, as most areas have two letters; the
+    split is a guess either way, so the code counts as repaired and is doubted."""
+    match = _GLUED_UK.match(stripped)
+    if match is None:
+        return None
+    letters = match["letters"]
+    inward = match["sector"].translate(_AS_DIGIT) + match["unit"].translate(_AS_LETTER)
+    for area_letters in (2, 1):
+        city_end = len(letters) - area_letters
+        area = letters[city_end:]
+        if area not in UK_POSTCODE_AREAS or city_end < 3 or not letters[city_end - 1].isalpha():
+            continue
+        postal = valid_postal_code(f"{area}{match['district']} {inward}", "GB")
+        if postal is None:
+            continue
+        return CityLine(
+            city=canonical_name(letters[:city_end]),
+            region="",
+            postal_code=postal,
+            country="GB",
+            line=line,
+            city_bbox=line.span_bbox(base, base + city_end),
+            postal_bbox=line.span_bbox(base + city_end, base + len(stripped)),
+            region_bbox=None,
+            postal_code_repaired=True,
+        )
+    return None
 
 
 # A British postcode at a line's end as OCR misreads it: its letters in lower case or read as

@@ -157,6 +157,32 @@ def test_a_logos_initial_beside_the_vendor_is_no_french_a_naming_the_customer() 
     )
 
 
+def test_a_letterhead_set_wide_is_one_name_with_its_legal_form() -> None:
+    """GIVEN a Spanish invoice whose letterhead and "DE" block print "Westerbrook Artes
+    Gráficas S.A." so widely spaced that OCR detects two pieces on one row, and whose client
+    block prints its name a column left of the vendor's
+    THEN the vendor is the whole name, legal form and all, and the client stays the client: a
+    piece a column away is another party."""
+    rows = [
+        (0.11, [(0.16, "Westerbrook Artes"), (0.40, "Graficas S.A.")]),
+        (0.14, [(0.16, "Camino de la Constitucion, 117 48006 Bilbao"), (0.70, "FACTURA")]),
+        (0.20, [(0.16, "N° Factura: FA-021747")]),
+        (0.22, [(0.16, "Fecha: 10/12/2024")]),
+        (0.25, [(0.16, "DATOS DEL CLIENTE"), (0.50, "DE")]),
+        (0.27, [(0.16, "Hernandez y Serrano"), (0.50, "Westerbrook Artes"), (0.72, "Graficas S.A.")]),
+        (0.29, [(0.16, "Ronda del Sol, 1"), (0.50, "Camino de la Constitucion, 117")]),
+        (0.31, [(0.16, "08011 Barcelona"), (0.50, "48006 Bilbao")]),
+        (0.50, [(0.50, "Base imponible"), (0.75, "100,00")]),
+        (0.52, [(0.50, "IVA 21%"), (0.75, "21,00")]),
+        (0.54, [(0.50, "Total"), (0.75, "121,00 EUR")]),
+    ]
+    got = values(read_invoice([page(rows)]))
+    assert (got["vendor_name"], got["customer_name"]) == (
+        "WESTERBROOK ARTES GRAFICAS S.A.",
+        "HERNANDEZ Y SERRANO",
+    )
+
+
 def test_the_party_the_invoices_web_address_names_is_the_vendor() -> None:
     """GIVEN an invoice without a "Bill to" label whose customer's name stands at the top of the
     page, set larger than its sender's, and whose contact e-mail is the sender's
@@ -801,6 +827,10 @@ def test_a_caption_row_set_tight_over_its_values_gives_each_label_the_value_unde
         ("SHEFTIELD S6TAL", "SHEFTIELD", "S6 7AL"),  # the inward 7 read as T
         ("Item 12 OBS", None, None),  # an area of digits alone is no postcode
         ("Birmingham BI0 7YG", "BIRMINGHAM", "B10 7YG"),  # no area is BI: B, and the I a one
+        # glued to a city in capitals, the inward 1 read as I; the two-letter area wins
+        ("LONDONSE7IQG", "LONDON", "SE7 1QG"),
+        ("LEEDSLS62AB", "LEEDS", "LS6 2AB"),
+        ("INVOICE2024", None, None),
     ],
 )
 def test_a_british_postcode_ocr_misread_is_still_a_postcode(
@@ -817,6 +847,7 @@ def test_a_british_postcode_ocr_misread_is_still_a_postcode(
         ("SHEFTIELD S6TAL", True),
         ("Oxford Ox96NZ", False),  # only the case was OCR's: no letter was taken for a digit
         ("BIRMINGHAM B10 7YQ", False),
+        ("LONDONSE71QG", True),  # where the city ends is a guess
     ],
 )
 def test_a_postcode_read_only_after_undoing_a_confusion_is_marked_repaired(text: str, repaired: bool) -> None:
