@@ -98,6 +98,10 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("recibo", 2),
         ("cambio", 1),
         ("gracias por su compra", 3),
+        ("gracias por su visita", 2.5),
+        ("ticket de compra", 3),
+        ("entregado", 1.5),  # the cash handed over, and the change given back
+        ("devolución", 1),
         ("efectivo", 1.5),
         ("scontrino", 3),
         ("ricevuta", 2.5),
@@ -173,6 +177,7 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("vuelva pronto", 2),
         ("le atendió", 2),
         ("ticket n", 2),
+        ("ticket no", 2.5),
         ("table", 1),
         ("server", 1.5),
         ("tip", 1.5),
@@ -279,6 +284,7 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("factuurnummer", 3),
         ("factuurdatum", 3),
         ("vervaldatum", 2.5),
+        ("uiterste betaaldatum", 3),
         ("stukprijs", 2),
         ("facture n", 3),
         ("destinataire", 1.5),
@@ -475,6 +481,28 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("tariffa", 1.5),
         ("tarief", 1.5),
         ("tarif", 1.5),
+        # a utility bill's own title, and its meter's two readings, in each language
+        ("gas bill", 3),
+        ("electricity bill", 3),
+        ("water bill", 3),
+        ("previous reading", 2.5),
+        ("current reading", 2.5),
+        ("units used", 2),
+        ("facture de gaz", 3),
+        ("facture d'électricité", 3),
+        ("facture d'eau", 3),
+        ("ancien index", 2.5),
+        ("nouvel index", 2.5),
+        ("période de consommation", 3),
+        ("factura de gas", 3),
+        ("factura de luz", 3),
+        ("factura del agua", 3),
+        ("lectura anterior", 2.5),
+        ("lectura actual", 2.5),
+        ("lettura precedente", 2.5),
+        ("lettura attuale", 2.5),
+        ("beginstand", 2.5),
+        ("eindstand", 2.5),
         # water and heating bills (DE), and the meter's readings
         ("wasserrechnung", 3),
         ("gasrechnung", 3),
@@ -819,7 +847,7 @@ def _approximate_score(doc_type: str, squashed: str, found: set[int]) -> float:
 _PAID = re.compile(
     r"(?<![\w])(cash|change|tendered|card payment|visa|mastercard|maestro|contactless|auth code|"
     r"ruckgeld|bar|girocard|ec-karte|kartenzahlung|especes|rendu|efectivo|cambio|contanti|resto|"
-    r"bancomat|contant|wisselgeld|pin|carta di credito|credit card|carte bancaire|tarjeta)(?![\w])"
+    r"bancomat|contant|wisselgeld|pin|carta di credito|credit card|carte bancaire|tarjeta|cb|sans contact|entregado|card)(?![\w])"
 )
 _BILLED = re.compile(
     r"(?<![\w])(bill to|billed to|sold to|ship to|customer|due date|payment terms|remit to|please pay|"

@@ -141,6 +141,119 @@ def test_an_invoice_that_thanks_like_a_till_is_still_an_invoice() -> None:
     assert classify_text([page]).document_type == "invoice"
 
 
+def test_a_gas_bill_titled_as_an_invoice_is_a_proof_of_address() -> None:
+    """GIVEN a French gas bill with an invoice's words (Facture, Date de facture, Total HT, Net à
+    payer, À régler avant) whose consumption period OCR misread ("cons0mmation")
+    THEN its title ("Facture de gaz") and its meter's two readings make it the bill it is."""
+    page = _page(
+        "Gaz de Rennes",
+        "Facture de gaz",
+        "Date defacture25/11/2024",
+        "Lieu de consommation",
+        "M.FRANCOIS BONNET",
+        "67allee Emile Zola",
+        "35300RENNES",
+        "Periode de cons0mmation26/11/2023au19/11/2024",
+        "A regler avant le 23/12/2024",
+        "Net a payer 8493,34",
+        "Compteur",
+        "Ancien index",
+        "Nouvel index Consommation (kWh)",
+        "Libellé",
+        "Total HT",
+        "Abonnement 126,90",
+        "TVA 20% 1 415,56",
+    )
+    assert classify_text([page]).document_type == "proof_of_address"
+
+
+def test_a_brasserie_ticket_paid_by_cb_sans_contact_is_a_receipt() -> None:
+    """GIVEN a French brasserie's ticket with an invoice's captions (Description, Qté, Prix unit.,
+    Total HT, Total TTC), the time of the meal and "CB sans contact" over the amount it paid
+    THEN it is a receipt: CB (carte bleue) and "sans contact" are means of payment."""
+    page = _page(
+        "Brasserie Silverline",
+        "TICKET",
+        "172ALLEE DES ECOLES",
+        "42200SAINT-ETIENNE",
+        "Date: 06/10/2026",
+        "Heure: 10:06",
+        "Description: Qte: Prix unit. Total HT:",
+        "Steak frites 1 17,59 17,59",
+        "Salade nicoise 2 11,50 23,00",
+        "Total HT: 47,08",
+        "Total TTC: 47,08EUR",
+        "dontTVA20% 7,85",
+        "CB sans contact:***1111",
+        "47,08",
+        "Merci de votre visite!",
+    )
+    assert classify_text([page]).document_type == "receipt"
+
+
+def test_a_spanish_supermarket_ticket_titled_factura_is_a_receipt() -> None:
+    """GIVEN a Spanish supermarket's ticket whose total says "TOTAL FACTURA", its title and its
+    thanks glued by OCR ("TICKETDE COMPRA", "iGracias por su visita!"), with the cash handed over
+    and the change given back
+    THEN it is a receipt."""
+    page = _page(
+        "SUPERMERCADO HELIX",
+        "C/ Nueva 16",
+        "46020Valencia",
+        "TICKETDE COMPRA",
+        "31/05/2023",
+        "Queso manchego250g 3 x 4,50 13,50",
+        "Zumo de naranja 1L 2,50",
+        "Total sin IVA 65,56",
+        "TOTAL FACTURA 65,56",
+        "Entregado 100,00",
+        "Devolucion 34,44",
+        "iGracias por su visita!",
+    )
+    assert classify_text([page]).document_type == "receipt"
+
+
+def test_a_diner_ticket_paid_by_card_is_a_receipt_whatever_ocr_made_of_payment() -> None:
+    """GIVEN a London diner's "TAX INVOICE" with a ticket number, the time, and "Card payert*6702"
+    (OCR's "payment") over the amount paid
+    THEN it is a receipt: the card and the amount beside it say it was paid at the counter."""
+    page = _page(
+        "JONES'S DINER",
+        "TAX INVOICE",
+        "173ALBERTWAY",
+        "Ticket No. 74021",
+        "Date 14/03/2024",
+        "Time 12:46",
+        "Service Quantity Rate Line total",
+        "Americano 1 2.65 2.65",
+        "Grand total 13.11",
+        "incl.VAT20% 2.19",
+        "Card payert*6702",
+        "13.11",
+        "Thank youforyour business!",
+    )
+    assert classify_text([page]).document_type == "receipt"
+
+
+def test_a_dutch_invoice_with_its_title_misread_is_still_an_invoice() -> None:
+    """GIVEN a Dutch invoice whose title OCR misread ("FACTUU", "Facturrr"), saying "Totaal te
+    betalen" as tills do, but with a last day to pay ("Uiterste betaaldatum")
+    THEN it is an invoice."""
+    page = _page(
+        "SmitDrukwerk BV",
+        "Zuidplein116-5046HCTiburg",
+        "FACTUU",
+        "Datum 13september2022",
+        "Uiterste betaaldatum 23september2022",
+        "Totaalte betalen EUR17.367,40",
+        "Aan Sem van Dijk",
+        "Aantal Prljs(EUR) Totaal(EUR)",
+        "Subtotaal 14.353,22",
+        "Dank u voor uw opdracht",
+    )
+    assert classify_text([page]).document_type == "invoice"
+
+
 def test_an_agenda_with_times_under_their_own_word_is_no_receipt() -> None:
     page = _page(
         "Tagesordnung",
