@@ -538,6 +538,7 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("property address", 3),
         ("city council", 2),
         ("district council", 2),
+        ("demand notice", 3),  # a council tax bill's title
         ("borough council", 2),
         ("county council", 2),
         # a home's internet box and its phone's connections (FR, DE); the slip to pay a bill with
@@ -701,6 +702,19 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("identiteitskaart", 3),
         ("nationality", 1),
     ),
+    # what a document of none of the types says of itself: a meeting's agenda and its minutes,
+    # whose letterhead may name a utility ("Vertex Électricité EURL") and whose times say till
+    "other": (
+        ("agenda", 2),
+        ("ordre du jour", 2.5),
+        ("procès-verbal", 2),
+        ("tagesordnung", 2.5),
+        ("protokoll", 1.5),
+        ("orden del día", 2.5),
+        ("ordine del giorno", 2.5),
+        ("minutes of the meeting", 2.5),
+        ("notulen", 2),
+    ),
 }
 
 _OTHER_PRIOR = 2.5  # the score "other" gets: a type must beat this to be claimed
@@ -782,7 +796,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
         # no type stands out: look again for cues OCR misread by a letter (a blurred photo)
         for doc_type in _PHRASES:
             scores[doc_type] += _approximate_score(doc_type, squashed, found[doc_type])
-    scores["other"] = _OTHER_PRIOR
+    scores["other"] = _OTHER_PRIOR + scores.get("other", 0.0)
     _mrz_cues(pages, scores)
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)

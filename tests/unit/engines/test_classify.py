@@ -254,6 +254,33 @@ def test_a_dutch_invoice_with_its_title_misread_is_still_an_invoice() -> None:
     assert classify_text([page]).document_type == "invoice"
 
 
+def test_a_meetings_agenda_on_a_utilitys_letterhead_is_other() -> None:
+    """GIVEN a French company's meeting agenda ("Ordre du jour", its items timed) whose letterhead
+    names an electricity firm
+    THEN it is none of the types: the agenda says what it is, the firm's name does not."""
+    page = _page(
+        "Vertex Electricite EURL",
+        "Ordre du jour",
+        "Date: 20/05/2022",
+        "130rue des Ecoles.44100 Nantes",
+        "11:00",
+        "1.Accueil",
+        "11:20",
+        "2.Approbation du proces-verbal",
+        "11:30",
+        "5.Budget previsionnel",
+    )
+    assert classify_text([page]).document_type == "other"
+
+
+def test_a_council_tax_demand_notice_photographed_badly_is_a_proof_of_address() -> None:
+    """GIVEN a photo of a council tax bill of which OCR read little but the council's name and a
+    title with a letter lost ("CONETL TAX DEMAND OTICE")
+    THEN it is a proof of address: the title is found with the letter missing."""
+    page = _page("ALPINA DISTRICT COUNCIL", "21Meg 2023", "VW5145654", "CONETL TAX DEMAND OTICE", "(1.06.95")
+    assert classify_text([page]).document_type == "proof_of_address"
+
+
 def test_an_agenda_with_times_under_their_own_word_is_no_receipt() -> None:
     page = _page(
         "Tagesordnung",
