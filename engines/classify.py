@@ -809,14 +809,23 @@ def printed_identity_type(pages: Sequence[PageText]) -> str | None:
     only other thing that tells the two apart, was misread."""
     text = _fold("\n".join(page.text for page in pages))
     squashed = re.sub(r"\s+", "", text)
-    passport, _ = _score(text, "passport", squashed)
-    card, _ = _score(text, "id_card", squashed)
-    # "nationality" is printed on both (weight 1.5 and 1): only a title counts
-    if passport >= 3 and card < 2.5:
+    # Only a title counts: both print "nationality", "place of birth" and "date of expiry", which
+    # together once outweighed nothing and made a Danish identity certificate a passport.
+    passport, card = (_names_itself(text, doc_type, squashed) for doc_type in ("passport", "id_card"))
+    if passport and not card:
         return "passport"
-    if card >= 2.5 and passport < 3:
+    if card and not passport:
         return "id_card"
     return None
+
+
+_TITLE_WEIGHT = 2.5  # an identity cue this strong is the document's title ("PASSPORT", "ID card")
+
+
+def _names_itself(text: str, doc_type: str, squashed: str) -> bool:
+    """Whether the text prints one of the type's titles."""
+    _, found = _score(text, doc_type, squashed)
+    return any(_PHRASES[doc_type][index][1] >= _TITLE_WEIGHT for index in found)
 
 
 def identity_classification(document_type: str, confidence: float) -> Classification:

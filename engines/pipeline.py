@@ -400,6 +400,22 @@ def _recogniser_admits(number: MrzFieldReading, printed: str) -> bool:
     )
 
 
+def _doubt_states_a_letter_apart(fields: dict[str, FieldResult]) -> dict[str, FieldResult]:
+    """``fields`` with the less sure of nationality and issuing state marked invalid where the two
+    codes differ by one letter (MLI and MLT): no check digit guards either, both may be real
+    states, and a holder of one state's document with a nationality one letter from it is far
+    rarer than OCR taking a T for an I. Codes that differ wholly (a Syrian with a German travel
+    document) are left as read."""
+    nationality, issuer = fields.get("nationality"), fields.get("issuing_country")
+    if nationality is None or issuer is None or not nationality.value or not issuer.value:
+        return fields
+    a, b = nationality.value, issuer.value
+    if len(a) != len(b) or sum(x != y for x, y in zip(a, b, strict=True)) != 1:
+        return fields
+    doubted = "nationality" if nationality.confidence <= issuer.confidence else "issuing_country"
+    return {**fields, doubted: replace(fields[doubted], valid=False)}
+
+
 def _result_from_mrz(
     reading: MrzReading, page_text: PageText, *, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
@@ -437,6 +453,7 @@ def _result_from_mrz(
         )
         for name, f in reading.fields.items()
     }
+    fields = _doubt_states_a_letter_apart(fields)
     if number_in_doubt:
         fields["document_number"] = replace(fields["document_number"], valid=False)
     elif "document_number" in printed and fields["document_number"].valid:

@@ -270,6 +270,11 @@ def _city_line(line: Line, stripped: str, base: int) -> CityLine | None:
                 end = match.start("city") + len(groups["city"].rstrip())
                 region_span = (end - 2, end)
         city_span = match.span("city") if groups.get("city") else (0, 0)
+        if city.endswith("."):
+            # a comma before the state read as a full stop ("Salt LakeCity. UT84158"); no city's
+            # name ends in one (an abbreviation ends the street's, "St."), so it is punctuation
+            city = city.rstrip(". ")
+            city_span = (city_span[0], city_span[0] + len(city))
         return CityLine(
             city=canonical_name(city),
             region=region.upper(),

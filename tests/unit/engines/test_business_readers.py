@@ -1149,6 +1149,19 @@ def test_a_city_line_is_read_through_digits_ocr_put_in_its_words(printed, city, 
     assert parsed is not None and (parsed.city, parsed.postal_code) == (city, postal_code)
 
 
+@pytest.mark.parametrize(
+    ("printed", "city"),
+    [
+        ("Salt LakeCity. UT84158", "SALT LAKECITY"),  # the comma before the state read as a stop
+        ("Philadelphia. PA 19160", "PHILADELPHIA"),
+        ("St. Louis, MO 63101", "ST. LOUIS"),  # an abbreviation's stop inside the name stays
+    ],
+)
+def test_a_citys_name_never_ends_in_a_full_stop(printed: str, city: str) -> None:
+    parsed = parse_city_line(Line(printed, 0.9, (0.1, 0.5, 0.4, 0.52), 1))
+    assert parsed is not None and parsed.city == city
+
+
 RECEIPT_BODY = [
     (0.10, [(0.30, "12 Pine Boulevard")]),
     (0.14, [(0.30, "TAX INVOICE")]),

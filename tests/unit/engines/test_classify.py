@@ -644,6 +644,15 @@ def test_the_printed_title_tells_a_passport_from_an_identity_card() -> None:
     assert printed_identity_type([passport]) == "passport"
     assert printed_identity_type([card]) == "id_card"
     assert printed_identity_type([_page("Nationality HRV", "Surname KARAPETYAN")]) is None
+    # the fields both print, however many, name neither: a Danish identity certificate
+    certificate = _page(
+        "DANMARK",
+        "IDENTITY CERTIFICATE/ CERTIFICAT D'IDENTITE",
+        "6. Nationality/Nationalie",
+        "9.Place of birth /Lieu de naissance",
+        "12. Date of expiry /Date dexpiration",
+    )
+    assert printed_identity_type([certificate]) is None
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from engines.images import decode_image
 from engines.layout import Line, PageText, page_from_ocr
 from engines.mrz.reader import MrzReading, read_mrz
 from engines.pipeline import (
+    _doubt_states_a_letter_apart,
     _may_hold_mrz,
     _reads_better,
     _result_from_mrz,
@@ -352,3 +353,31 @@ def test_a_receipt_of_several_pages_is_in_doubt_as_one() -> None:
     assert one.document_type == two.document_type == "receipt"
     assert one.document_type_confidence > 0.8
     assert two.document_type_confidence <= 0.5
+
+
+@pytest.mark.parametrize(
+    ("nationality", "issuer", "doubted"),
+    [
+        ("MLI", "MLT", "nationality"),  # a T read as I: Mali for Malta
+        ("DEU", "DFU", "issuing_country"),  # the less sure of the two is the one in doubt
+        ("SYR", "DEU", None),  # a Syrian's German travel document: codes wholly different
+        ("MLT", "MLT", None),
+    ],
+)
+def test_nationality_and_issuer_a_letter_apart_are_in_doubt(
+    nationality: str, issuer: str, doubted: str | None
+) -> None:
+    """GIVEN an MRZ whose nationality and issuing state differ by one letter (both real codes, no
+    check digit guarding either)
+    THEN the less sure of the two is no longer valid, so a person looks; wholly different codes
+    are a real case and stay as read."""
+    fields = {
+        "nationality": FieldResult(
+            nationality, 0.64 if doubted == "nationality" else 0.97, 1, None, "mrz", True
+        ),
+        "issuing_country": FieldResult(
+            issuer, 0.6 if doubted == "issuing_country" else 0.96, 1, None, "mrz", True
+        ),
+    }
+    out = _doubt_states_a_letter_apart(fields)
+    assert {name for name, f in out.items() if f.valid is False} == ({doubted} if doubted else set())
