@@ -68,11 +68,13 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # A date glued after other digits by OCR ("Order No. 1000070" + "17/04/2018"): only the full
     # dd/mm/yyyy shape, tried last.
     ("num", re.compile(r"(?P<a>[0-3]\d)(?P<s>[/.\-])(?P<b>[01]\d)(?P=s)(?P<y>(?:19|20)\d\d)")),
-    # 31 Dec 2026, 31. Dezember 2026, 31 de diciembre de 2026, 01-NOV-2017, 05Mar2018
+    # 31 Dec 2026, 31. Dezember 2026, 31 de diciembre de 2026, 01-NOV-2017, 05Mar2018, and with
+    # OCR's glue between label, day, "de" and year: "Fecha6de septiembrede2023"
     (
         "dmy",
         re.compile(
-            rf"(?<![\d\w]){_DAY}[\s.\-/]*(?:de\s*)?{_MONTH}(?![a-z])[\s.,\-/]*(?:de\s*|del\s+)?{_YEAR}"
+            rf"(?:(?<![\d\w])|(?<=[a-z])(?=\d{{1,2}}\s*de))"
+            rf"{_DAY}[\s.\-/]*(?:de\s*)?{_MONTH}(?:(?![a-z])|(?=del?\s*\d))[\s.,\-/]*(?:de\s*|del\s*)?{_YEAR}"
         ),
     ),
     # Dec 31, 2026 / December 31 2026

@@ -48,7 +48,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "base ht", "sous total ht", "total sin iva", "subtotaal excl btw", "net", "nettobetrag", "zwischensumme netto", "totale merce", "total net ht",
     ),
     "tax": (
-        "tax", "vat", "gst", "sst", "hst", "pst", "sales tax", "tax amount", "total tax", "total gst",
+        "tax", "vat", "gst", "sst", "hst", "pst", "tps", "tvq", "qst", "sales tax", "tax amount", "total tax", "total gst",
         "gst amount", "vat amount", "total vat", "mwst", "ust", "umsatzsteuer", "mehrwertsteuer",
         "mwst betrag", "tva", "montant tva", "total tva", "iva", "importe iva", "cuota iva", "total iva",
         "btw", "btw bedrag", "totaal btw", "imposta", "totale iva", "importo iva",

@@ -168,7 +168,7 @@ def _dutch_code_glued_to_its_city(parsed: CityLine, line: Line, stripped: str, b
 # "LONDONSE71QG": a capitals-only city with its postcode glued on, the inward digit maybe read as
 # a letter ("SE7IQG")
 _GLUED_UK = re.compile(
-    r"^(?P<letters>[A-Z][A-Z' -]*[A-Z])(?P<district>\d[A-Z\d]?)(?P<sector>[\dOILSB])(?P<unit>[A-Z0158]{2})$"
+    r"^(?P<letters>[A-Z][A-Z' -]*[A-Z])(?P<district>\d\d?)(?P<sector>[\dOILSB])(?P<unit>[A-Z]{2})$"
 )
 
 
@@ -176,12 +176,14 @@ def _uk_postcode_glued_to_its_city(line: Line, stripped: str, base: int) -> City
     """A city in capitals with its British postcode glued on ("LONDONSE7IQG", as OCR drops the
     spaces of a small, soft line). Where the city's last letter could also open the postcode
     (SE7 or E7: both are areas), the two-letter area wins, as most areas have two letters; the
-    split is a guess either way, so the code counts as repaired and is doubted."""
+    split is a guess either way, so the code counts as repaired and is doubted. Only plain
+    districts and a unit of two letters: a Canadian code glued to its city and province
+    ("VANCOUVERBCV8P7M0") would otherwise pass for Coventry's CV8P 7MO."""
     match = _GLUED_UK.match(stripped)
     if match is None:
         return None
     letters = match["letters"]
-    inward = match["sector"].translate(_AS_DIGIT) + match["unit"].translate(_AS_LETTER)
+    inward = match["sector"].translate(_AS_DIGIT) + match["unit"]
     for area_letters in (2, 1):
         city_end = len(letters) - area_letters
         area = letters[city_end:]
@@ -321,6 +323,8 @@ _CURRENCY = {
 }  # fmt: skip
 
 # Words that only documents of one country (or the euro area) print.
+# the GST/HST account a Canadian business prints, as a VAT number elsewhere: "843142996RT0001"
+_CANADIAN_TAX_ACCOUNT = re.compile(r"(?<!\d)\d{9}\s?RT\s?\d{4}(?!\d)")
 _COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
@@ -339,7 +343,7 @@ _COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bIVA\b|\bS\.L\.U?\b|\bESPA[ÑN]A\b|\bCIF\b|\bNIF\b", re.I), "ES"),
     (re.compile(r"\bS\.?R\.?L\.?\b|\bS\.?P\.?A\.?\b|\bITALIA\b|\bP\.?\s?IVA\b|\bPartita\b", re.I), "IT"),
     (re.compile(r"\bBTW\b|\bB\.V\.?\b|\bKVK\b|\bNEDERLAND\b", re.I), "NL"),
-    (re.compile(r"\bHST\b|\bQST\b|\bCANADA\b", re.I), "CA"),
+    (re.compile(r"(?<![A-Za-z])HST(?![A-Za-z])|\bQST\b|\bTPS\b|\bTVQ\b|\bCANADA\b", re.I), "CA"),
     # VAT is the tax of many countries, but of no other country whose documents print it in English
     (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|(?<![A-Za-z])VAT(?![A-Za-z])", re.I), "GB"),
     (re.compile(r"\bSALES TAX\b|\bUSA\b|\bINC\.?\b|\bLLC\b|\bEIN\b", re.I), "US"),
@@ -368,6 +372,8 @@ def document_country(indexes: Sequence[PageIndex]) -> str | None:
                 votes[iban[0][:2]] += 3
             for vat_id in _VAT_ID.finditer(line.text):
                 votes[vat_id.group(1)] += 3
+            if _CANADIAN_TAX_ACCOUNT.search(line.text):
+                votes["CA"] += 3
             for pattern, country in _COUNTRY_WORDS:
                 if pattern.search(line.text):
                     votes[country] += 1

@@ -1664,3 +1664,30 @@ def test_a_dutch_statement_names_its_customer_whose_code_ocr_glued_to_the_city()
         "ASHBYBANK",
     )
     assert got["full_name"] == "D. HENDRIKS"
+
+
+def test_a_quebec_receipts_tps_tvq_is_its_tax_and_canadas_tax_account_its_currency() -> None:
+    """GIVEN a Montréal café's receipt whose tax line says "TPS+TVQ 14.975%" over its amount, and
+    a Vancouver shop's whose footer prints its GST/HST account (843142996RT0001), its total's
+    "CA$" read as "CAS" and its captions saying "VAT"
+    THEN the tax is TPS+TVQ's amount, and both are in Canadian dollars."""
+    quebec = [
+        (0.04, [(0.1, "Chez Bonnet")]),
+        (0.06, [(0.1, "MONTRÉAL QC H0R 6B4")]),
+        (0.10, [(0.1, "Date: 2025-09-23")]),
+        (0.20, [(0.1, "Sous-total HT:"), (0.6, "9.98")]),
+        (0.22, [(0.1, "TPS+TVQ 14.975%"), (0.6, "1.49")]),
+        (0.24, [(0.1, "Montant total TTC:"), (0.6, "CA$11.47")]),
+    ]
+    got = values(read_receipt([page(quebec)]))
+    assert (got["tax_amount"], got["total_amount"], got["currency"]) == ("1.49", "11.47", "CAD")
+    vancouver = [
+        (0.04, [(0.1, "Polaris Market")]),
+        (0.06, [(0.1, "VANCOUVERBCV8P7M0")]),
+        (0.10, [(0.1, "Date 02/04/2024")]),
+        (0.20, [(0.1, "Totalexcl VAT"), (0.6, "8.48")]),
+        (0.22, [(0.1, "GST5%"), (0.6, "0.42")]),
+        (0.24, [(0.1, "Amount due"), (0.6, "CAS8.90")]),
+        (0.30, [(0.1, "GST/HST843142996RT0001www.polaris-market.ca")]),
+    ]
+    assert values(read_receipt([page(vancouver, source="ocr")]))["currency"] == "CAD"

@@ -65,6 +65,8 @@ def test_every_printed_form_of_a_date_parses_to_the_same_day(text: str) -> None:
         ("15. März 2026", date(2026, 3, 15)),
         ("15 maart 2026", date(2026, 3, 15)),
         ("7 agosto 2026", date(2026, 8, 7)),
+        ("Fecha6de septiembrede2023", date(2023, 9, 6)),  # label, day, "de" and year glued
+        ("20deseptiembrede2023", date(2023, 9, 20)),
     ],
 )
 def test_dates_in_ocr_text_and_other_languages(text: str, expected: date) -> None:
