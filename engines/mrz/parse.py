@@ -84,8 +84,12 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
         checks[name] = check_passes(spec, lines)
 
     number_spec = specs["document_number"]
-    number = "".join(span.read(lines) for span in number_spec.data).replace("<", "")
-    ok = checks["document_number"]
+    raw_number = "".join(span.read(lines) for span in number_spec.data)
+    number = raw_number.replace("<", "")
+    # A number starts at its field's first position (filler only pads its end), so a leading '<'
+    # is a misread character: one the check digit cannot tell from '<' (0, A, K, U all weigh 0
+    # mod 10), as a K read as filler made KA63062 "A63062" with its check digit passing.
+    ok = checks["document_number"] and not raw_number.startswith("<")
     spans = tuple(_without_trailing_filler(span, lines) for span in number_spec.data)
     fields["document_number"] = MrzField(number or None, ok, spans, number_spec.digit)
 

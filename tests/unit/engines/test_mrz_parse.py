@@ -228,3 +228,19 @@ def test_a_names_field_whose_separator_was_read_as_letters_is_invalid() -> None:
     assert parse_mrz(TD1, today=TODAY).fields["surname"].valid is None
     only_surname = (*TD1[:2], "VENKATARAGHAVAN<<<<<<<<<<<<<<<")  # no given names: still a separator
     assert parse_mrz(only_surname, today=TODAY).fields["surname"].valid is None
+
+
+def test_a_document_number_read_with_a_leading_filler_is_invalid_though_its_check_passes() -> None:
+    """GIVEN a German TD1 card's number KA63062 whose K the recogniser read as '<' (K weighs 20,
+    '<' 0: alike mod 10, so the check digit passes)
+    THEN the number read, A63062, is not valid: a number starts at its field's first position."""
+    read = (
+        "C<D<<<A63062<<7<<<<<<<<<<<<<<<",
+        "0304199F3505311D<<<<<<<<<<<<<0",
+        "KHAN<<MARIA<<<<<<<<<<<<<<<<<<<",
+    )
+    truth = ("C<D<<KA63062<<7<<<<<<<<<<<<<<<", *read[1:])
+    assert parse_mrz(truth, today=TODAY).fields["document_number"].valid is True
+    number = parse_mrz(read, today=TODAY).fields["document_number"]
+    assert number.value == "A63062" and parse_mrz(read, today=TODAY).check_digits["document_number"]
+    assert number.valid is False
