@@ -796,7 +796,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
         # no type stands out: look again for cues OCR misread by a letter (a blurred photo)
         for doc_type in _PHRASES:
             scores[doc_type] += _approximate_score(doc_type, squashed, found[doc_type])
-    scores["other"] = _OTHER_PRIOR + scores.get("other", 0.0)
+    scores["other"] += _OTHER_PRIOR
     _mrz_cues(pages, scores)
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)
@@ -868,9 +868,9 @@ def _approximate_score(doc_type: str, squashed: str, found: set[int]) -> float:
 # Money that changed hands at the counter (a receipt) against money asked for later (an invoice):
 # a receipt says how it was paid; an invoice names whom it bills and when payment falls due.
 _PAID = re.compile(
-    r"(?<![\w])(cash|change|tendered|card payment|visa|mastercard|maestro|contactless|auth code|"
+    r"(?<![\w])(cash|change|tendered|card|visa|mastercard|maestro|contactless|auth code|"
     r"ruckgeld|bar|girocard|ec-karte|kartenzahlung|especes|rendu|efectivo|cambio|contanti|resto|"
-    r"bancomat|contant|wisselgeld|pin|carta di credito|credit card|carte bancaire|tarjeta|cb|sans contact|entregado|card)(?![\w])"
+    r"bancomat|contant|wisselgeld|pin|carta di credito|carte bancaire|tarjeta|cb|sans contact|entregado)(?![\w])"
 )
 _BILLED = re.compile(
     r"(?<![\w])(bill to|billed to|sold to|ship to|customer|due date|payment terms|remit to|please pay|"

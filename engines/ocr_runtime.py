@@ -8,7 +8,7 @@ Precision: the detector and the recogniser run in bfloat16 where the CPU compute
 (AVX512-BF16 or AMX; OpenVINO lists "BF16" in its capabilities), f32 elsewhere; the orientation
 classifier always in f32. bfloat16 runs the recogniser in 0.68 of f32's CPU time and the detector
 in 0.58 (about 0.14 s less a detection of a page). It moves a few of the detector's pixel
-probabilities across the threshold (0.04 % of pixels on 82 pages), and with them the odd box
+probabilities across the threshold (0.04 % of pixels on 40 pages), and with them the odd box
 edge: on seeds 44 and 45 (272 generated documents, engine 0.2.86) the bfloat16 detector read 1,947
 of 2,042 fields right against f32's 1,925, the documents where either won being few and each
 way (7 against 4).

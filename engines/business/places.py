@@ -322,9 +322,9 @@ _CURRENCY = {
     "MY": "MYR", "SG": "SGD", "AU": "AUD", "NZ": "NZD", "SE": "SEK", "DK": "DKK", "NO": "NOK", "PL": "PLN",
 }  # fmt: skip
 
-# Words that only documents of one country (or the euro area) print.
-# the GST/HST account a Canadian business prints, as a VAT number elsewhere: "843142996RT0001"
+# The GST/HST account a Canadian business prints, as a VAT number elsewhere: "843142996RT0001".
 _CANADIAN_TAX_ACCOUNT = re.compile(r"(?<!\d)\d{9}\s?RT\s?\d{4}(?!\d)")
+# Words that only documents of one country (or the euro area) print.
 _COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(

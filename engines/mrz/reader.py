@@ -172,14 +172,14 @@ def read_mrz(
 
     hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS, line_quads)
     best = (hypothesis, 0) if hypothesis is not None else None
-    attempts = _further_attempts(looks, image.shape[0] * image.shape[1])
+    page_pixels = image.shape[0] * image.shape[1]
+    attempts = _further_attempts(looks, page_pixels)
     if line_quads is not None:
         # the lines as the reader's own detection finds them: on one smeared passport of seeds 42
         # and 43 only they gave its MRZ (this repeats the long lines' recognition on such pages)
         attempts.insert(0, (0, DETECT_PIXELS))
     if turn and (turn, DETECT_PIXELS) not in attempts:
         attempts.insert(0, (turn, DETECT_PIXELS))
-    page_pixels = image.shape[0] * image.shape[1]
     for degrees, pixels in attempts:  # (grows while it runs: a turn that shows filler earns a closer look)
         if best is not None and best[0].good_enough:
             break
