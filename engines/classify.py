@@ -530,7 +530,10 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("impuesto sobre bienes inmuebles", 3),
         ("tasa de basuras", 3),
         ("tassa rifiuti", 3),
-        ("tari", 2),
+        ("tari", 3),  # the waste tax's name, as "tassa rifiuti" is
+        ("comune di", 2),  # an Italian town hall's bill
+        ("avviso di pagamento", 3),  # a public body's payment notice (PagoPA)
+        ("indirizzo di fornitura", 3),
         ("gemeentelijke belastingen", 3),
         ("aanslagbiljet", 3),
         ("afvalstoffenheffing", 3),
@@ -774,6 +777,9 @@ _DATED_ROW = re.compile(
     r"\s*(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})(?!\d)|\d{4}-\d{2}-\d{2}|\d{1,2} [A-Za-z]{3,9}\.? \d{4})"
 )
 _LEDGER_ROWS = 8
+# a row of a payment plan: a date and the instalment due then, nothing else ("07/05/2024 167,55")
+_INSTALMENT_ROW = re.compile(_DATED_ROW.pattern + r"\s+(?:[^\s\d]{1,3}\s?)?" + _AMOUNT.pattern + r"\s*$")
+_INSTALMENT_ROWS = 4
 
 
 @dataclass(frozen=True)
@@ -949,7 +955,13 @@ def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float])
     if len(pages) >= 2:
         scores["bank_statement"] += 0.5
         scores["receipt"] -= 1.0
-    if sum(1 for line in lines if _DATED_ROW.match(line.text)) >= _LEDGER_ROWS:
+    dated = sum(1 for line in lines if _DATED_ROW.match(line.text))
+    instalments = sum(1 for line in lines if _INSTALMENT_ROW.match(line.text))
+    if instalments >= _INSTALMENT_ROWS and instalments * 2 > dated:
+        # a payment plan: a council's or a utility's bill spread over the year ("Rate", "Plazos",
+        # "Abschläge"); a ledger's rows say what each movement was
+        scores["proof_of_address"] += 2.5
+    elif dated >= _LEDGER_ROWS:
         # a ledger of dated movements: its descriptions name utilities and shops ("ADDEBITO
         # DIRETTO Alpina Luce e Gas", "PAGAMENTO POS"), which must not make it their bill
         scores["bank_statement"] += 2.0

@@ -828,6 +828,9 @@ def respace_street(text: str) -> str:
     after the house number, before a unit, and before a trailing street type in a long word."""
     text = re.sub(r"^(\d+)(?=[A-Z]{2})(?!ST|ND|RD|TH)", r"\1 ", text)
     text = re.sub(r"(?<=[A-Z])(?=(?:APT|UNIT)\s*\d)", " ", text)
+    # a compass point glued to the street's name ("4714 NFRANKLIN WAY"): no English word opens
+    # with N or W and a consonant (but WR, WH)
+    text = re.sub(r"^(\d+ )(N|W)(?=(?![HR])[B-DF-HJ-NP-TV-XZ][A-Z]{2})", r"\1\2 ", text)
     words = []
     for word in text.split():
         if len(word) >= 7 and word.isalpha():
@@ -857,7 +860,8 @@ def _address(grid: list[list[Line]], found: dict[str, FrontValue], numbered: boo
                 ("address_region", "region"),
                 ("address_postal_code", "postal"),
             ):
-                raw = " ".join(match.group(group).split()).strip(" ,")
+                # a comma before the state read as a full stop ("COLUMBUS. OH"): no city ends so
+                raw = " ".join(match.group(group).split()).strip(" ,.")
                 value = _postal(raw) if key == "address_postal_code" else raw
                 span = (
                     line.span_bbox(match.start(group), match.end(group))

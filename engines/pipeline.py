@@ -49,6 +49,7 @@ from engines.mrz.visual_zone import (
     document_number_from_visual_zone,
     fields_in_visual_zone,
     names_printed_differently,
+    names_split_by_print,
     number_ambiguous_in_print,
 )
 from engines.page_text import PageFrame, ocr_page_text
@@ -416,10 +417,31 @@ def _doubt_states_a_letter_apart(fields: dict[str, FieldResult]) -> dict[str, Fi
     return {**fields, doubted: replace(fields[doubted], valid=False)}
 
 
+def _names_parted_by_print(reading: MrzReading, page_text: PageText) -> MrzReading:
+    """``reading`` with a names field OCR read without its '<<' (all surname, no given names)
+    parted where the printed page parts it: see :func:`names_split_by_print`."""
+    surname, given = reading.fields.get("surname"), reading.fields.get("given_names")
+    if surname is None or not surname.value or (given is not None and given.value):
+        return reading
+    parted = names_split_by_print(surname.value, page_text)
+    if parted is None:
+        return reading
+    logger.info("MRZ names field read without its separator: parted where the print parts it")
+    return replace(
+        reading,
+        fields={
+            **reading.fields,
+            "surname": replace(surname, value=parted[0], alternatives=()),
+            "given_names": replace(given or surname, value=parted[1], alternatives=()),
+        },
+    )
+
+
 def _result_from_mrz(
     reading: MrzReading, page_text: PageText, *, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
     page = page_text.page
+    reading = _names_parted_by_print(reading, page_text)
     number = reading.fields.get("document_number")
     corrected = document_number_from_visual_zone(number.value, page_text) if number and number.value else None
     # the print reads the number otherwise where the MRZ's recogniser was sure of its own reading

@@ -75,12 +75,23 @@ def _plain(word: str) -> str:
 
 
 _SPELLING = {_plain(word): word for word in _CUSTOMARY if _plain(word) != word}
+# Words read with an accent tilted the wrong way that no language of ours writes so: French and
+# Spanish write "CAFÉ", Italian "CAFFÈ".
+_SPELLING["CAFÈ"] = "CAFÉ"
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+# French writes a grave È only before a syllable with a mute e ("ÈRE", "ÈVE"), so a word that
+# opens with È and a consonant before any other vowel is an acute É the reader tilted
+# ("SAINT-ÈTIENNE" for SAINT-ÉTIENNE, "ÈCOLE" for ÉCOLE).
+_GRAVE_FOR_ACUTE = re.compile(r"\bÈ(?=[B-DF-HJ-NP-TV-Z][AIOUYÀÂÎÔÛ])")
+
+
 def with_customary_accents(value: str) -> str:
-    """``value`` (upper case) with every listed word read without its accents respelled."""
-    return _WORD.sub(lambda match: _SPELLING.get(match.group(0), match.group(0)), value)
+    """``value`` (upper case) with every listed word read without its accents respelled, and a
+    word-initial È that French cannot write there read as É."""
+    respelled = _WORD.sub(lambda match: _SPELLING.get(match.group(0), match.group(0)), value)
+    return _GRAVE_FOR_ACUTE.sub("É", respelled)
 
 
 def restore_customary_accents(fields: dict[str, FieldResult]) -> dict[str, FieldResult]:

@@ -132,7 +132,7 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         fields["due_date"] = field(
             due[0].value, confidence(due[1], due[0].score), due[0], source, valid=_due_valid(issued, due)
         )
-    elif not has_label(indexes, "due_date"):
+    elif not has_label(indexes, "due_date") and not _later_date_printed(indexes, issued, currency):
         # no due-date label anywhere on a readable invoice: "there is none" is itself evidence
         fields["due_date"] = FieldResult(None, ABSENT_LABEL_CONFIDENCE, 1, None, source)
     else:
@@ -285,6 +285,17 @@ def _dates(
         issued = _with_order_doubt(issued, prefer, indexes)
         due = _with_order_doubt(due, prefer, indexes)
     return issued, due
+
+
+def _later_date_printed(
+    indexes: Sequence[PageIndex], issued: tuple[Candidate, float] | None, currency: str | None
+) -> bool:
+    """Does the invoice print a date after its invoice date? Then a due date is likely there
+    under wording no label names ("het bedrag vóór 27 november 2023 over te maken"), and the
+    lack of a label is no evidence that the invoice has none."""
+    if issued is None:
+        return False
+    return any(c.value > issued[0].value for c in all_dates(indexes, date_preference(indexes, currency)))
 
 
 def _with_order_doubt(

@@ -124,6 +124,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "payable avant", "a regler avant", "fecha de vencimiento", "vencimiento", "pagar antes de",
         "data di scadenza", "scadenza", "da pagare entro", "vervaldatum", "te betalen voor",
         "uiterste betaaldatum", "betalen voor",
+        "bedrag voor",  # "Wij verzoeken u het bedrag vóór 27 november 2023 over te maken"
         "a regler avant le", "remit payment by", "payment by", "please remit payment by", "pay before",
         "payable until", "bis zum", "bis spatestens", "au plus tard le", "avant le", "antes del", "entro il",
         "uiterlijk", "data scadenza", "scadenza pagamento", "payment due by", "due on", "zahlungsfrist", "date limite de paiement", "fecha limite de pago", "uiterlijk betalen op",
@@ -364,9 +365,13 @@ _LEGAL_FORMS = frozenset((
 
 def without_trailing_title(text: str) -> str:
     """A name line without the document title OCR read into it from the same row
-    ("Supermercado Nordlicht FACTURA SIMPLIFICADA"); the text itself when nothing else is left."""
+    ("Supermercado Nordlicht FACTURA SIMPLIFICADA"); the text itself when nothing else is left.
+    The longest title is cut: "Thompson's Diner SALES RECEIPT" loses "SALES RECEIPT", not just
+    "RECEIPT"."""
+    if is_title(text):
+        return text
     words = text.split()
-    for cut in range(len(words) - 1, 0, -1):
+    for cut in range(1, len(words)):
         if is_title(" ".join(words[cut:])):
             return " ".join(words[:cut])
     return text

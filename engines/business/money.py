@@ -62,14 +62,22 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
     """Labelled amounts (printed with two decimals when there are any such, else whole numbers
     too, for documents that print "Total: 120")."""
 
+    def with_cents(key: str) -> list[Candidate]:
+        return candidates(indexes, (key,), amount_parser(need_decimals=True))
+
     def gather(key: str) -> list[Candidate]:
-        found = candidates(indexes, (key,), amount_parser(need_decimals=True))
-        return found or candidates(indexes, (key,), amount_parser(need_decimals=False), below_rows=1)
+        return with_cents(key) or candidates(
+            indexes, (key,), amount_parser(need_decimals=False), below_rows=1
+        )
 
     payments, changes, taxes = gather("payment"), gather("change"), gather("tax")
+    subtotals = with_cents("subtotal")
+    totals = gather("total")
+    if subtotals and totals and not with_cents("total"):
+        totals = _with_lost_decimal_points(totals, subtotals)
     facts = MoneyFacts(
-        totals=gather("total"),
-        subtotals=gather("subtotal"),
+        totals=totals,
+        subtotals=subtotals or gather("subtotal"),
         taxes=taxes,
         payments=payments,
         changes=changes,
@@ -81,6 +89,22 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
     if facts.totals or not changes:
         return facts
     return dataclasses.replace(facts, paid_anywhere=_amounts_equal_to(indexes, payment_targets(facts)))
+
+
+def _with_lost_decimal_points(totals: list[Candidate], subtotals: list[Candidate]) -> list[Candidate]:
+    """Whole totals read off a document whose subtotal prints cents ("Grand total USD1247"
+    under "Sub-total 11.45"), as the amounts they are with the decimal point OCR lost (12.47):
+    a document that prints cents prints them on its total too. Only where that amount is no
+    less than the largest subtotal and less than twice it (tax, tip and fees never double it);
+    a whole total that is not so stays as read."""
+    largest = max(as_decimal(s) for s in subtotals)
+    out = []
+    for cand in totals:
+        cents = as_decimal(cand) / 100
+        if largest <= cents < 2 * largest:
+            cand = dataclasses.replace(cand, value=f"{cents:.2f}", raw=cents)
+        out.append(cand)
+    return out
 
 
 def _tax_table_rows(indexes: Sequence[PageIndex]) -> tuple[tuple[Candidate, Decimal], ...]:

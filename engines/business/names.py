@@ -182,7 +182,10 @@ def is_header_noise(line: Line) -> bool:
     """A top-of-page line that is not a name: address, phone, registration, web, date, title,
     greeting, or too few letters to be a name. A registration number in brackets after a name
     ("TRI SHAAS SDN BHD (728515-H)") does not make the name noise."""
-    text = _REG_IN_PARENS.sub("", line.text.replace("\uff08", "(").replace("\uff09", ")"))
+    # a title OCR read into the name's line ("Thompson's Diner SALES RECEIPT") is no part of it
+    text = without_trailing_title(
+        _REG_IN_PARENS.sub("", line.text.replace("\uff08", "(").replace("\uff09", ")"))
+    )
     letters = sum(c.isalpha() for c in text)
     if letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
         return True

@@ -68,6 +68,86 @@ def _name_printed(name: str, spaced: str, squashed: str) -> bool:
     return glued != name and len(glued) >= _MIN_GLUED_NAME and glued in squashed
 
 
+# What OCR reads for the MRZ's filler '<' in a name: OCR-B's chevron looks like a K or a C.
+_FILLER_LOOKALIKES = frozenset("<KC")
+# A glued name is split only into at most this many words (the search is exponential in them).
+_MAX_SPLIT_WORDS = 8
+# Printed words this long may differ from the MRZ's by one letter (SCHRÖDER printed, SCHROEDER
+# in the MRZ; OCR's KWAMIE for KWAME); shorter ones must match exactly.
+_MIN_LOOSE_WORD = 5
+
+
+def names_split_by_print(glued: str, page: PageText) -> tuple[str, str] | None:
+    """(surname, given names) of a names field whose '<<' and '<' OCR read as letters
+    ("SCHROEDERKKJEANKBAPTISTEKKWAMEKPIETROKK"), where the printed page shows every word.
+
+    No check digit guards a name, and a K is a letter: only the print can tell the filler from
+    the name. The field is parted as the printed words, one filler between each but for the one
+    pair that parts the surname from the given names, with filler lookalikes trailing. The
+    MRZ's letters are kept: a long printed word may differ by one letter (a transliteration, an
+    OCR slip), the name then being "printed with a letter different" and doubted as such. Only
+    a parting that needs the fewest such differences, and is the only one that does, is taken;
+    anything else (a word not printed, no pair or two, two ways to part it) leaves it as read."""
+    spaced, _ = _printed_words(page)
+    printed = {word for word in spaced.split() if len(word) >= 2 and word.isalpha()}
+    field = glued.replace(" ", "<")
+    if len(field) < 6 or not printed:
+        return None
+    # (differences, words, fillers between them) for every way to part the field
+    partings: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
+
+    def walk(at: int, cost: int, words: tuple[str, ...], gaps: tuple[int, ...]) -> None:
+        if len(words) > _MAX_SPLIT_WORDS:
+            return
+        if words and all(char in _FILLER_LOOKALIKES for char in field[at:]):
+            partings.append((cost, words, gaps[: len(words) - 1]))
+        for word, differences in _printed_prefixes(field, at, printed):
+            end = at + len(word)
+            if end == len(field):
+                walk(end, cost + differences, (*words, word), gaps)
+            for gap in (1, 2):
+                if end + gap <= len(field) and all(c in _FILLER_LOOKALIKES for c in field[end : end + gap]):
+                    walk(end + gap, cost + differences, (*words, word), (*gaps, gap))
+
+    walk(0, 0, (), ())
+    if not partings:
+        return None
+    fewest = min(cost for cost, _, _ in partings)
+    best = {(words, gaps) for cost, words, gaps in partings if cost == fewest}
+    if len(best) != 1:
+        return None
+    words, gaps = best.pop()
+    if gaps.count(2) != 1:
+        return None
+    cut = gaps.index(2) + 1
+    return " ".join(words[:cut]), " ".join(words[cut:])
+
+
+def _printed_prefixes(field: str, at: int, printed: set[str]) -> set[tuple[str, int]]:
+    """The stretches of ``field`` from ``at`` that read as a printed word, each with the letters
+    it differs by (none, or one for a long word: one replaced, missing or extra)."""
+    found = set()
+    for word in printed:
+        if field.startswith(word, at):
+            found.add((word, 0))
+        if len(word) < _MIN_LOOSE_WORD:
+            continue
+        for length in (len(word) - 1, len(word), len(word) + 1):
+            stretch = field[at : at + length]
+            if len(stretch) == length and stretch != word and _one_edit_apart(stretch, word):
+                found.add((stretch, 1))
+    return found
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    shorter, longer = sorted((a, b), key=len)
+    return len(longer) - len(shorter) == 1 and any(
+        longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer))
+    )
+
+
 # Words shorter than this differ from some printed word by one letter too often by chance.
 _MIN_NEAR_MISS_WORD = 4
 

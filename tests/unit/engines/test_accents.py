@@ -22,6 +22,12 @@ from engines.types import FieldResult
         ("CAFE ROMA", "CAFE ROMA"),  # English writes it so
         ("BACKEREIEN", "BACKEREIEN"),  # whole words only
         ("MULLER", "MULLER"),  # a surname too: never respelled
+        ("SAINT-ÈTIENNE", "SAINT-ÉTIENNE"),  # a grave French cannot write before "TI"
+        ("ÈCOLE DES ARTS", "ÉCOLE DES ARTS"),
+        ("CAFÈ FJORDLINE", "CAFÉ FJORDLINE"),  # no language of ours writes "CAFÈ"
+        ("CAFFÈ ROMA", "CAFFÈ ROMA"),
+        ("ÈRE NOUVELLE", "ÈRE NOUVELLE"),  # before a mute e the grave is French
+        ("RUE DE LA FIÈVRE", "RUE DE LA FIÈVRE"),  # inside a word it is left alone
     ],
 )
 def test_only_words_with_one_accented_spelling_are_respelled(read: str, respelled: str) -> None:

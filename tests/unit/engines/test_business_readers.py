@@ -937,6 +937,7 @@ def test_a_value_drifting_out_of_its_row_on_a_skewed_photo_is_still_found() -> N
     [
         ("Payment terms: 7 days net. Please pay by 2025-03-06.", "2025-03-06"),
         ("Bitte überweisen Sie den Betrag bis zum 2024-06-13.", "2024-06-13"),
+        ("Wij verzoeken u het bedrag vóór 27 maart 2025 over te maken.", "2025-03-27"),
     ],
 )
 def test_due_date_inside_a_sentence_after_another_label(sentence: str, due: str) -> None:
@@ -1073,6 +1074,20 @@ def test_an_invoice_without_a_due_date_label_says_so_with_confidence() -> None:
     ]
     missed = read_invoice([page(unreadable)]).fields["due_date"]
     assert missed.value is None and missed.confidence == 0.0  # a label without a date: found nothing
+
+
+def test_an_invoice_printing_a_later_date_under_unknown_wording_claims_no_absence() -> None:
+    """GIVEN an invoice with no due-date label whose closing sentence names a date after the
+    invoice date in words no label knows
+    WHEN it is read
+    THEN the due date is not found, and not claimed absent either: it is likely printed."""
+    without_due = [
+        (y, [cell for cell in cells if not cell[1].startswith(("Fällig", "02.04"))])
+        for y, cells in GERMAN_INVOICE
+    ]
+    worded = [*without_due, (0.70, [(0.06, "Kindly settle this amount no later than 02.04.2026.")])]
+    due = read_invoice([page(worded)]).fields["due_date"]
+    assert due.value is None and due.confidence == 0.0
 
 
 def test_a_receipt_tax_summary_gives_the_total_of_its_rates_lines() -> None:
@@ -1691,3 +1706,37 @@ def test_a_quebec_receipts_tps_tvq_is_its_tax_and_canadas_tax_account_its_curren
         (0.30, [(0.1, "GST/HST843142996RT0001www.polaris-market.ca")]),
     ]
     assert values(read_receipt([page(vancouver, source="ocr")]))["currency"] == "CAD"
+
+
+def test_a_diner_ticket_whose_title_shares_the_name_line_and_whose_total_lost_its_point() -> None:
+    """GIVEN a photographed ticket whose name line OCR read with its title ("Thompson's Diner
+    SALES RECEIPT"), and whose total lost its decimal point ("USD1247") under a subtotal in cents
+    WHEN it is read
+    THEN the merchant is the name without the title, not the "Ticket No." label below it, and
+    the total is 12.47: a ticket printing cents prints them on its total."""
+    rows = [
+        (0.27, [(0.42, "Thompson's Diner SALES RECEIPT")]),
+        (0.30, [(0.33, "4557 FRANKLIN WAY")]),
+        (0.32, [(0.33, "AUSTIN, TX 78794")]),
+        (0.37, [(0.32, "Ticket No."), (0.51, "47418")]),
+        (0.39, [(0.32, "Date"), (0.51, "08/27/2023")]),
+        (0.45, [(0.31, "Soup of the Day"), (0.69, "8.50")]),
+        (0.47, [(0.31, "Sparkling Water"), (0.69, "2.95")]),
+        (0.49, [(0.58, "Sub-total"), (0.78, "11.45")]),
+        (0.51, [(0.57, "Grand total"), (0.73, "USD1247")]),
+    ]
+    got = values(read_receipt([page(rows, source="ocr")]))
+    assert (got["merchant_name"], got["total_amount"]) == ("THOMPSON'S DINER", "12.47")
+
+
+def test_a_whole_total_that_is_no_lost_decimal_point_stays_as_read() -> None:
+    """GIVEN an invoice whose subtotal prints cents and whose total prints none, the total being
+    a hundred times anything the subtotal allows
+    THEN the total is read as printed."""
+    rows = [
+        (0.05, [(0.1, "ACME LTD")]),
+        (0.10, [(0.1, "INVOICE")]),
+        (0.30, [(0.1, "Subtotal"), (0.7, "100.00")]),
+        (0.32, [(0.1, "Total"), (0.7, "120")]),
+    ]
+    assert values(read_receipt([page(rows, source="ocr")]))["total_amount"] == "120.00"

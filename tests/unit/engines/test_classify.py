@@ -723,6 +723,31 @@ def test_the_printed_title_tells_a_passport_from_an_identity_card() -> None:
             "27-04-2023176,64",
             "pag. 1/1",
         ),
+        # an Italian town hall's waste tax photographed: "Data fattura" as on any invoice, the
+        # council's name glued and the supply address misread; its instalments say bill
+        (
+            "COMUNEDIPALERMO",
+            "Corso deiMile 145-42181 ReggioEmilia (RE)",
+            "Data fattura:",
+            "17/04/2024",
+            "Sig.raAnnaGiulia Lombardi",
+            "VIAMAZZINI37",
+            "90121PALERMO(PA)",
+            "AVVISO DI PAGAMENTO TARI",
+            "Indirizo di formitura: VIA MAZZINI37,90121PALERMO (PA)",
+            "Totale",
+            "Descrizione",
+            "1.408,30",
+            "Importo da pagare:",
+            "1.675,50",
+            "Rate",
+            "07/05/2024 167.55",
+            "07/11/2024 167,55",
+            "07/06/2024 167,55",
+            "07/12/2024 167,55",
+            "07/07/2024 167,55",
+            "07/01/2025 167,55",
+        ),
     ],
 )
 def test_bills_to_a_home_with_invoice_and_payment_words_are_proof_of_address(lines: tuple[str, ...]) -> None:

@@ -194,8 +194,29 @@ def test_front_dates_and_streets() -> None:
     assert respace_street("12540ORCHARDPL") == "12540 ORCHARD PL"
     assert respace_street("123 MAIN ST") == "123 MAIN ST"
     assert respace_street("5500 3RD BLVD #173A") == "5500 3RD BLVD #173A"
+    assert respace_street("4714 NFRANKLIN WAY") == "4714 N FRANKLIN WAY"
+    assert respace_street("4714WMAIN ST") == "4714 W MAIN ST"
+    assert respace_street("12 WRIGHT AVE") == "12 WRIGHT AVE"
+    assert respace_street("12 NORTH ST") == "12 NORTH ST"
 
 
 def text_page(texts: list[str]) -> PageText:
     lines = [Line(text, 0.99, (0.1, 0.05 + 0.08 * i, 0.8, 0.1 + 0.08 * i), 1) for i, text in enumerate(texts)]
     return PageText(1, tuple(lines), "ocr")
+
+
+def test_a_comma_read_as_a_full_stop_stays_out_of_the_city() -> None:
+    """GIVEN a front whose address line OCR read "COLUMBUS. OH 43289-9233" THEN the city is
+    COLUMBUS: no city ends with a full stop, and the comma before the state was read as one."""
+    page = text_page(
+        [
+            "OHIO",
+            "DRIVER LICENSE",
+            "DL SB593920",
+            "LN JONES",
+            "8 4714 N FRANKLIN WAY",
+            "COLUMBUS. OH 43289-9233",
+        ]
+    )
+    front = read_front([page])
+    assert (front["address_city"].value, front["address_region"].value) == ("COLUMBUS", "OH")

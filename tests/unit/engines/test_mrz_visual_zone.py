@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engines.layout import Line, PageText
-from engines.mrz.visual_zone import fields_in_visual_zone
+from engines.mrz.visual_zone import fields_in_visual_zone, names_split_by_print
 
 
 def _page(*texts: str) -> PageText:
@@ -98,3 +100,36 @@ def test_a_print_that_backs_another_passing_reading_of_the_number_puts_it_in_dou
     assert not number_ambiguous_in_print("0LI50EW7", _page("Document 0LI50EW7"))
     assert not number_ambiguous_in_print("A01275", _page("Document AO1275"))  # no O/0 to cancel it
     assert not number_ambiguous_in_print("0LI50EW7", _page("Document 0LI5XEW7"))  # no lookalike
+
+
+@pytest.mark.parametrize(
+    ("glued", "printed", "parted"),
+    [
+        # '<<' and '<' read as K: the print shows every word, so the filler is where it parts them
+        (
+            "SCHROEDERKKJEANKBAPTISTEKKWAMEKPIETROKK",
+            ("SCHROEDER", "JEAN BAPTISTE KWAME PIETRO"),
+            ("SCHROEDER", "JEAN BAPTISTE KWAME PIETRO"),
+        ),
+        # a surname of three words, C for filler too; the print transliterates and OCR slips a
+        # letter in long words, and the MRZ's letters are kept
+        (
+            "BINKSATOKOKAFORCCJOERGKVIKRAMKKWAMEKKKCC",
+            ("BIN SATO OKAFOR", "JOERG VIKRAM KWAMIE"),
+            ("BIN SATO OKAFOR", "JOERG VIKRAM KWAME"),
+        ),
+        ("HAKKINENKKMIKA", ("Häkkinen", "Mika"), ("HAKKINEN", "MIKA")),  # a name's own KK stays
+        ("HAKKINENKKMIKA", ("HA", "INEN", "HAKKINEN", "MIKA"), None),  # two ways to part it
+        ("SCHROEDERKJEANKPIETRO", ("SCHROEDER", "JEAN PIETRO"), None),  # no pair: which is the surname?
+        ("SCHROEDERKKJEANKKPIETRO", ("SCHROEDER", "JEAN PIETRO"), None),  # two pairs
+        ("SCHROEDERKKJEANKPIETRO", ("SCHROEDER", "JEAN"), None),  # a word the print does not show
+        ("SMITHKK", ("SMITH",), None),  # no given names to part
+    ],
+)
+def test_a_names_field_read_without_its_filler_is_parted_as_the_print_parts_it(
+    glued: str, printed: tuple[str, ...], parted: tuple[str, str] | None
+) -> None:
+    """GIVEN an MRZ names field whose fillers OCR read as K or C, and the page's printed names
+    WHEN the field is parted by the print
+    THEN it parts only where exactly one best reading puts printed words between fillers."""
+    assert names_split_by_print(glued, _page("PASSPORT", *printed, *MRZ_LINES)) == parted
