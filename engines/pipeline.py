@@ -48,6 +48,7 @@ from engines.mrz.visual_zone import (
     CROSS_CHECKED_FIELDS,
     document_number_from_visual_zone,
     fields_in_visual_zone,
+    name_rejoined_by_print,
     names_printed_differently,
     names_split_by_print,
     number_ambiguous_in_print,
@@ -417,31 +418,34 @@ def _doubt_states_a_letter_apart(fields: dict[str, FieldResult]) -> dict[str, Fi
     return {**fields, doubted: replace(fields[doubted], valid=False)}
 
 
-def _names_parted_by_print(reading: MrzReading, page_text: PageText) -> MrzReading:
-    """``reading`` with a names field OCR read without its '<<' (all surname, no given names)
-    parted where the printed page parts it: see :func:`names_split_by_print`."""
-    surname, given = reading.fields.get("surname"), reading.fields.get("given_names")
-    if surname is None or not surname.value or (given is not None and given.value):
-        return reading
-    parted = names_split_by_print(surname.value, page_text)
-    if parted is None:
-        return reading
-    logger.info("MRZ names field read without its separator: parted where the print parts it")
-    return replace(
-        reading,
-        fields={
-            **reading.fields,
-            "surname": replace(surname, value=parted[0], alternatives=()),
-            "given_names": replace(given or surname, value=parted[1], alternatives=()),
-        },
-    )
+def _names_mended_by_print(reading: MrzReading, page_text: PageText) -> MrzReading:
+    """``reading`` with its names mended where the printed page shows OCR took a filler for a
+    letter or a letter for a filler: a names field read without its '<<' (all surname, no given
+    names) parted as the print parts it (:func:`names_split_by_print`), and a name's K read as
+    filler joined back (:func:`name_rejoined_by_print`). No check digit guards names."""
+    fields = dict(reading.fields)
+    surname, given = fields.get("surname"), fields.get("given_names")
+    if surname is not None and surname.value and (given is None or not given.value):
+        parted = names_split_by_print(surname.value, page_text)
+        if parted is not None:
+            logger.info("MRZ names field read without its separator: parted where the print parts it")
+            fields["surname"] = replace(surname, value=parted[0], alternatives=())
+            fields["given_names"] = replace(given or surname, value=parted[1], alternatives=())
+    for name in MRZ_NAME_FIELDS:
+        f = fields.get(name)
+        if f is not None and f.value:
+            rejoined = name_rejoined_by_print(f.value, page_text)
+            if rejoined != f.value:
+                logger.info("MRZ %s: a letter read as filler, joined where the print shows one word", name)
+                fields[name] = replace(f, value=rejoined, alternatives=())
+    return replace(reading, fields=fields) if fields != reading.fields else reading
 
 
 def _result_from_mrz(
     reading: MrzReading, page_text: PageText, *, pages: int, hint: str | None, timer: _Timer
 ) -> EngineResult:
     page = page_text.page
-    reading = _names_parted_by_print(reading, page_text)
+    reading = _names_mended_by_print(reading, page_text)
     number = reading.fields.get("document_number")
     corrected = document_number_from_visual_zone(number.value, page_text) if number and number.value else None
     # the print reads the number otherwise where the MRZ's recogniser was sure of its own reading

@@ -273,11 +273,13 @@ def _same_organisation(name: str, issuer: str) -> bool:
 
 def _house_number_spaced(street: str) -> str:
     """OCR glues a house number to its street ("KIRCHRING177", "53TERPLACE"), or a compass point
-    to the number or the name beside it ("4605S FRANKLIN PLACE", "4575 SSUNSET ST"): put the
-    space back."""
+    to the number or the name beside it ("4605S FRANKLIN PLACE", "4575 SSUNSET ST"), or a
+    street type to its name ("VIAMAZZINI 37"): put the space back."""
     street = re.sub(r"(?<=[^\W\d_]{3})(?=\d{1,5}[^\W\d_]?$)", " ", street)
     street = re.sub(r"^(\d{1,5})(?=[NSEW] [A-Z])", r"\1 ", street)
     street = re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
+    # a Romance street type glued to the name after it ("VIAMAZZINI 37", "CALLEMAYOR 5")
+    street = re.sub(r"^(VIALE|VIA|CORSO|PIAZZA|CALLE|AVENIDA|PASEO)(?=[^\W\d_]{4})", r"\1 ", street)
     # a compass point glued to the street's name it precedes: no street's name starts with the
     # same capital twice ("4575 SSUNSET ST" is 4575 S SUNSET ST)
     return re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)

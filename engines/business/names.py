@@ -335,6 +335,7 @@ _COURTESY_WORDS = (
     "monsieur", "madame", "sr", "sra", "srta", "don", "dona", "do\u00f1a", "d\u00f1a", "sig", "sig.ra", "sigra",
     "sig.na", "signor", "signora", "gent.mo", "gent.ma", "gent.mi", "gentile", "egr", "egregio", "spett.le",
     "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "deheer", "mevrouw", "heer",
+    "dna.", "doa.",  # "Dña." as OCR reads it, its tilde lost or its ñ taken for an o
 )  # fmt: skip
 # French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
 # they are a first name's initial. They are initials too before another initial ("M. E. Evans"),

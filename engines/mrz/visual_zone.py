@@ -123,6 +123,26 @@ def names_split_by_print(glued: str, page: PageText) -> tuple[str, str] | None:
     return " ".join(words[:cut]), " ".join(words[cut:])
 
 
+def name_rejoined_by_print(value: str, page: PageText) -> str:
+    """``value`` (a surname or given names) with two words joined where the print shows them as
+    one word with a K or C between ("AGNIESZ A" of AGNIESZKA): the letter was read as the MRZ's
+    filler, which no check digit catches. Words the print shows on their own stay apart."""
+    spaced, _ = _printed_words(page)
+    printed = set(spaced.split())
+    words = value.split()
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] not in printed and word not in printed:
+            joined = next(
+                (f"{out[-1]}{letter}{word}" for letter in "KC" if f"{out[-1]}{letter}{word}" in printed), None
+            )
+            if joined is not None:
+                out[-1] = joined
+                continue
+        out.append(word)
+    return " ".join(out)
+
+
 def _printed_prefixes(field: str, at: int, printed: set[str]) -> set[tuple[str, int]]:
     """The stretches of ``field`` from ``at`` that read as a printed word, each with the letters
     it differs by (none, or one for a long word: one replaced, missing or extra)."""

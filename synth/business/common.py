@@ -579,7 +579,9 @@ def _postal_code(rng: np.random.Generator, country: str, seed: str) -> str:
         return f"{seed}{digits(rng, 1)}{letters(rng, 1, letters_ok)} {digits(rng, 1)}{letters(rng, 1, letters_ok)}{digits(rng, 1)}"
     if country == "GB":
         district = str(int(rng.integers(1, 20 if len(seed) == 1 else 10)))
-        if seed in ("SW", "EC", "W", "N", "E") and chance(rng, 0.2):
+        # a letter after the district only after one digit, as London's central districts print it
+        # (W1A, EC1A, N1C); no district of two digits takes one
+        if seed in ("SW", "EC", "W", "N", "E") and chance(rng, 0.2) and len(district) == 1:
             district += letters(rng, 1, "ABCDEFGHJKNPRSTUVWXY")
         return f"{seed}{district} {digits(rng, 1)}{letters(rng, 2, 'ABDEFGHJLNPQRSTUWXYZ')}"
     if country == "NL":

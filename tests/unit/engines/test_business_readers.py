@@ -1134,6 +1134,9 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
     [
         ("D. François David Çelik", "FRANÇOIS DAVID ÇELIK"),  # Spanish "Don"
         ("Dña. Ana López", "ANA LÓPEZ"),
+        ("DNA. LAURA MARTIN NAVARRO", "LAURA MARTIN NAVARRO"),  # "Dña." with its tilde lost
+        ("DOA. NURIA MARTINEZ", "NURIA MARTINEZ"),  # its ñ read as an o
+        ("Doa Nuria", "DOA NURIA"),  # without the full stop, no title
         ("Herrn Jonas Lange", "JONAS LANGE"),  # German address form
         ("M. Pierre Dubois", "PIERRE DUBOIS"),
         ("Gent.ma Sig.ra Laura Rossi", "LAURA ROSSI"),
@@ -1513,6 +1516,10 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
         ("4575SSUNSETST", "4575 S SUNSETST"),  # (the second reader puts back the last space)
         ("KIRCHRING177", "KIRCHRING 177"),
         ("221B Baker Street", "221B Baker Street"),  # a house number's own letter stays
+        ("VIAMAZZINI 37", "VIA MAZZINI 37"),  # a street type glued to the name
+        ("VIALEMONZA 12", "VIALE MONZA 12"),
+        ("VIA ROMA 3", "VIA ROMA 3"),
+        ("CALLEMAYOR 5", "CALLE MAYOR 5"),
     ],
 )
 def test_a_house_number_glued_by_ocr_gets_its_space_back(read: str, spaced: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.layout import Line, PageText
-from engines.mrz.visual_zone import fields_in_visual_zone, names_split_by_print
+from engines.mrz.visual_zone import fields_in_visual_zone, name_rejoined_by_print, names_split_by_print
 
 
 def _page(*texts: str) -> PageText:
@@ -133,3 +133,18 @@ def test_a_names_field_read_without_its_filler_is_parted_as_the_print_parts_it(
     WHEN the field is parted by the print
     THEN it parts only where exactly one best reading puts printed words between fillers."""
     assert names_split_by_print(glued, _page("PASSPORT", *printed, *MRZ_LINES)) == parted
+
+
+@pytest.mark.parametrize(
+    ("value", "printed", "mended"),
+    [
+        ("AGNIESZ A", ("KOWALSKA", "AGNIESZKA"), "AGNIESZKA"),  # its K read as filler
+        ("ANNA MARIA", ("ANNA MARIA",), "ANNA MARIA"),  # both words printed on their own
+        ("ANNA MARIA", ("ANNAKMARIA", "ANNA"), "ANNA MARIA"),  # one word printed on its own
+        ("JEAN PAUL", ("JEANPAUL",), "JEAN PAUL"),  # no letter between: OCR glued the print
+    ],
+)
+def test_a_name_letter_read_as_filler_is_joined_back_where_the_print_shows_one_word(
+    value: str, printed: tuple[str, ...], mended: str
+) -> None:
+    assert name_rejoined_by_print(value, _page("PASSPORT", *printed, *MRZ_LINES)) == mended
