@@ -177,11 +177,14 @@ def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:
     """
     textpage = page.get_textpage()
     try:
+        chars = _CharBoxes(textpage)
         lines = []
-        for index in range(textpage.count_rects()):
-            left, bottom, right, top = textpage.get_rect(index)
-            text = textpage.get_text_bounded(left, bottom, right, top).strip()
-            if not text or width_pt <= 0 or height_pt <= 0:
+        rects = [textpage.get_rect(index) for index in range(textpage.count_rects())]
+        for left, bottom, right, top in rects:
+            if width_pt <= 0 or height_pt <= 0:
+                continue
+            text, (left, bottom, right, top) = chars.run_in(textpage, (left, bottom, right, top))
+            if not text:
                 continue
             bbox = (left / width_pt, 1 - top / height_pt, right / width_pt, 1 - bottom / height_pt)
             for part in text.splitlines():
@@ -190,6 +193,83 @@ def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:
         return text_layer_payload(lines) if lines else ""
     finally:
         textpage.close()
+
+
+Box = tuple[float, float, float, float]
+
+
+class _CharBoxes:
+    """Every character's box on a page, to tell one run of text from another it overlaps.
+
+    A rect's text read by its bounds takes in every character inside them: where a long name
+    overruns the next column ("Wagner & Schneider UG (haftungsbeschränkt)" over an invoice
+    number), the two runs' letters interleave ("202Wagner & ...", "202501-396kt)"). The
+    characters of one run follow each other in the content stream, left to right, so the rect's
+    text is the longest unbroken stretch of characters inside it, where others intrude."""
+
+    def __init__(self, textpage: Any) -> None:
+        count = textpage.count_chars()
+        self.boxes: list[Box | None] = []
+        for index in range(count):
+            box = textpage.get_charbox(index)
+            # characters PDFium generates (a space, a line break) have no box of their own
+            self.boxes.append(box if box[2] > box[0] and box[3] > box[1] else None)
+
+    def _follows(self, previous: int, index: int) -> bool:
+        """Does character ``index`` continue the run that ``previous`` is in: next in the stream
+        (but for generated ones) and not set back to its left, where another run starts?"""
+        before, after = self.boxes[previous], self.boxes[index]
+        if before is None or after is None or after[0] < before[0]:
+            return False
+        return all(self.boxes[i] is None for i in range(previous + 1, index))
+
+    def run_in(self, textpage: Any, rect: Box) -> tuple[str, Box]:
+        left, bottom, right, top = rect
+        inside = [
+            index
+            for index, box in enumerate(self.boxes)
+            if box is not None
+            and left <= (box[0] + box[2]) / 2 <= right
+            and bottom <= (box[1] + box[3]) / 2 <= top
+        ]
+        bounded = textpage.get_text_bounded(left, bottom, right, top).strip()
+        stretches: list[list[int]] = []
+        for index in inside:
+            if stretches and self._follows(stretches[-1][-1], index):
+                stretches[-1].append(index)
+            else:
+                stretches.append([index])
+        if len(stretches) < 2:
+            return bounded, rect
+        # the stretch whose own rect this is: PDFium computes a run's rect from its characters
+        own = min(stretches, key=lambda stretch: _distance(_rect_of(textpage, stretch), rect))
+        if _distance(_rect_of(textpage, own), rect) > _SAME_RECT_PT:
+            return bounded, rect
+        first, last = own[0], own[-1]
+        text = textpage.get_text_range(first, last - first + 1).strip()
+        boxes = [box for i in own if (box := self.boxes[i]) is not None]
+        box = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+        return text, box
+
+
+_SAME_RECT_PT = 1.0  # how far (points, each edge summed) a stretch's own rect may lie from a rect
+
+
+def _rect_of(textpage: Any, stretch: list[int]) -> Box | None:
+    """The first rect PDFium makes of a stretch of characters alone."""
+    if not textpage.count_rects(stretch[0], stretch[-1] - stretch[0] + 1):
+        return None
+    left, bottom, right, top = textpage.get_rect(0)
+    return left, bottom, right, top
+
+
+def _distance(a: Box | None, b: Box) -> float:
+    return math.inf if a is None else sum(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
 def _clip_box(bbox: tuple[float, float, float, float]) -> tuple[float, float, float, float]:

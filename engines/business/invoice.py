@@ -111,7 +111,9 @@ def read_invoice(pages: list[PageText]) -> Extracted:
     numbers = candidates(indexes, ("invoice_number",), code_parser)
     number = _best_number(numbers)
     fields["invoice_number"] = (
-        field(number.value, confidence(0.85, number.score), number, source) if number else empty(source)
+        field(number.value, confidence(0.85 * _lookalike_doubt(number.value), number.score), number, source)
+        if number
+        else empty(source)
     )
 
     currency, currency_conf, currency_cand = document_currency(indexes)
@@ -132,7 +134,7 @@ def read_invoice(pages: list[PageText]) -> Extracted:
         fields["due_date"] = field(
             due[0].value, confidence(due[1], due[0].score), due[0], source, valid=_due_valid(issued, due)
         )
-    elif not has_label(indexes, "due_date") and not _later_date_printed(indexes, issued, currency):
+    elif not has_label(indexes, "due_date") and _dates_all_accounted_for(indexes, issued, currency):
         # no due-date label anywhere on a readable invoice: "there is none" is itself evidence
         fields["due_date"] = FieldResult(None, ABSENT_LABEL_CONFIDENCE, 1, None, source)
     else:
@@ -250,6 +252,16 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
     return top, 0.75 if top.raw else 0.55
 
 
+# A lower-case l among capitals and digits: OCR's reading of an I or a 1 ("T1l-11949" of TI-11949).
+_L_AMONG_CAPITALS = re.compile(r"(?=.*[A-Z0-9])(?!.*[a-km-z]).*l")
+
+
+def _lookalike_doubt(number: str) -> float:
+    """How far an invoice number's reading is to be trusted for its characters alone: half where
+    a lower-case l stands in a number of capitals and digits, which prints none."""
+    return 0.5 if _L_AMONG_CAPITALS.match(number) else 1.0
+
+
 def _best_number(found: list[Candidate]) -> Candidate | None:
     """The first invoice number found after a label that is not the page's title."""
     for cand in found:
@@ -287,15 +299,16 @@ def _dates(
     return issued, due
 
 
-def _later_date_printed(
+def _dates_all_accounted_for(
     indexes: Sequence[PageIndex], issued: tuple[Candidate, float] | None, currency: str | None
 ) -> bool:
-    """Does the invoice print a date after its invoice date? Then a due date is likely there
-    under wording no label names ("het bedrag vóór 27 november 2023 over te maken"), and the
-    lack of a label is no evidence that the invoice has none."""
+    """Is the invoice date read and no date after it printed? Only then does the lack of a
+    due-date label say the invoice has none: a later date is likely a due date under wording no
+    label names ("het bedrag vóór 27 november 2023 over te maken"), and a page whose invoice date
+    went unread may have lost its due date's label too."""
     if issued is None:
         return False
-    return any(c.value > issued[0].value for c in all_dates(indexes, date_preference(indexes, currency)))
+    return not any(c.value > issued[0].value for c in all_dates(indexes, date_preference(indexes, currency)))
 
 
 def _with_order_doubt(

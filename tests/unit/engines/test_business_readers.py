@@ -1088,6 +1088,26 @@ def test_an_invoice_printing_a_later_date_under_unknown_wording_claims_no_absenc
     worded = [*without_due, (0.70, [(0.06, "Kindly settle this amount no later than 02.04.2026.")])]
     due = read_invoice([page(worded)]).fields["due_date"]
     assert due.value is None and due.confidence == 0.0
+    undated = [
+        (y, [cell for cell in cells if not cell[1].startswith(("Rechnungsdatum", "03.03"))])
+        for y, cells in without_due
+    ]
+    due = read_invoice([page(undated)]).fields["due_date"]
+    assert due.value is None and due.confidence == 0.0  # its invoice date unread: no evidence either
+
+
+def test_an_invoice_number_with_a_lower_case_l_among_capitals_is_doubted() -> None:
+    """GIVEN invoices numbered "TI-11949" and "T1l-11949" (OCR's reading of the first)
+    THEN the second's confidence is half the first's: such numbers print no lower-case l."""
+
+    def number(printed: str) -> float:
+        rows = [
+            (y, [(x, printed if text == "RE-2026-0042" else text) for x, text in cells])
+            for y, cells in GERMAN_INVOICE
+        ]
+        return read_invoice([page(rows, source="ocr")]).fields["invoice_number"].confidence
+
+    assert number("T1l-11949") == pytest.approx(number("TI-11949") / 2, abs=0.001)
 
 
 def test_a_receipt_tax_summary_gives_the_total_of_its_rates_lines() -> None:
