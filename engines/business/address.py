@@ -113,8 +113,14 @@ def _city_and_street(
     city = parse_city_line(line, country=country)
     if city is not None:
         above = _above(index, line)
-        if city.country == "GB" and not city.city and above is not None:
-            # Postcode alone: the city is the line above it, the street above that.
+        if (
+            city.country == "GB"
+            and not city.city
+            and above is not None
+            and not _is_street(_street_row(index, above, city.line)[0])
+        ):
+            # Postcode alone: the city is the line above it, the street above that (unless the
+            # line above is the street: the town's line went unread, and the city with it).
             city_line = parse_city_line(above, text=f"{above.text} {city.postal_code}")
             town = canonical_name(above.text)
             if city_line is None and not re.search(r"\d", above.text):

@@ -53,15 +53,16 @@ _UK_POSTCODE = r"(?P<postal>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})"
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "US",
-        # OCR may glue "Miami,FL33139": spaces are optional once a comma separates.
+        # OCR may glue "Miami,FL33139": spaces are optional once a comma separates, or where
+        # case does ("MiamiFL33139", "Miami.FL33139": its comma read as a full stop).
         re.compile(
-            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>\d{{5}}(?:\s?-\s?\d{{4}})?)$"
+            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])\.?(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>\d{{5}}(?:\s?-\s?\d{{4}})?)$"
         ),
     ),
     (
         "CA",
         re.compile(
-            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>[A-Z][\dO][A-Z]\s?[\dO][A-Z][\dO])$"
+            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])\.?(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>[A-Z][\dO][A-Z]\s?[\dO][A-Z][\dO])$"
         ),
     ),
     # OCR glues "OxfordOX13YP" too: a lower-case letter before the postcode's capitals divides them.
@@ -137,7 +138,33 @@ def parse_city_line(
         parsed = _city_line(line, postcode, base) if postcode != stripped else None
         if parsed is not None and postcode.upper() != stripped.upper():
             parsed = replace(parsed, postal_code_repaired=True)
+    if parsed is None:
+        postcode = _canadian_postcode_repaired(stripped)
+        parsed = _city_line(line, postcode, base) if postcode != stripped else None
+        if parsed is not None:
+            parsed = replace(parsed, postal_code_repaired=True)
     return parsed
+
+
+# A Canadian postal code after its province, a digit read as a letter ("ON L7C sV3" of L7C 8V3)
+_CA_POSTCODE_MISREAD = re.compile(
+    r"(?<=\s[A-Z]{2}\s)(?P<fsa>[A-Z][\dOoIlSsBT][A-Z])(?P<gap>\s?)(?P<ldu>[\dOoIlSsBT][A-Z][\dOoIlSsBT])$"
+)
+_AS_DIGIT_CA = str.maketrans("OoIlSsBT", "00115587")
+
+
+def _canadian_postcode_repaired(text: str) -> str:
+    """``text`` with a misread Canadian postal code at its end spelled as one (same length), or
+    as it was: its second, fourth and sixth characters are digits."""
+    match = _CA_POSTCODE_MISREAD.search(text)
+    if match is None:
+        return text
+    fsa, ldu = match["fsa"], match["ldu"]
+    postcode = (
+        fsa[0] + fsa[1].translate(_AS_DIGIT_CA) + fsa[2] + match["gap"]
+        + ldu[0].translate(_AS_DIGIT_CA) + ldu[1] + ldu[2].translate(_AS_DIGIT_CA)
+    )  # fmt: skip
+    return text[: match.start()] + postcode
 
 
 _GLUED_DUTCH = re.compile(r"^(?P<digits>[1-9]\d{3})(?P<letters>[A-Z]{2})(?P<city>[A-Z][A-Z ]{2,})$")

@@ -841,6 +841,47 @@ def test_a_british_postcode_ocr_misread_is_still_a_postcode(
 
 
 @pytest.mark.parametrize(
+    ("text", "postcode", "repaired"),
+    [
+        ("Mississauga ON L7C sV3", "L7C 5V3", True),  # a digit read as a letter: a guess, doubted
+        ("Toronto ON MSV 2T6", "M5V 2T6", True),
+        ("Halifax NS B3T 4R6", "B3T 4R6", False),
+        ("Toronto ON M5V ZT6", None, None),  # Z is no digit's lookalike
+    ],
+)
+def test_a_canadian_postal_code_ocr_misread_is_still_one(
+    text: str, postcode: str | None, repaired: bool | None
+) -> None:
+    parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
+    assert (
+        (parsed.postal_code, parsed.postal_code_repaired) == (postcode, repaired)
+        if parsed
+        else postcode is None
+    )
+
+
+def test_a_postcode_under_its_street_with_the_town_line_unread_still_gives_the_address() -> None:
+    """GIVEN a British bill whose addressee block OCR read as name, street and postcode, the
+    town's line lost
+    THEN the name, street and postcode are read, and the city is left empty (for a person)."""
+    rows = [
+        (0.08, [(0.22, "Oxford Water"), (0.70, "WATER BILL")]),
+        (0.15, [(0.67, "Statement date 05/01/2024")]),
+        (0.19, [(0.22, "OLIVER THOMAS")]),
+        (0.20, [(0.22, "97ManorStreet")]),
+        (0.226, [(0.22, "OX41WJ")]),
+        (0.25, [(0.54, "Amount due"), (0.73, "171.47")]),
+    ]
+    got = values(read_proof_of_address([page(rows, source="ocr")]))
+    assert (got["full_name"], got["address_street"], got["address_city"], got["address_postal_code"]) == (
+        "OLIVER THOMAS",
+        "97 MANOR STREET",
+        None,
+        "OX4 1WJ",
+    )
+
+
+@pytest.mark.parametrize(
     ("text", "repaired"),
     [
         ("Birmingham BI0 7YG", True),
@@ -1193,6 +1234,8 @@ def test_a_city_line_is_read_through_digits_ocr_put_in_its_words(printed, city, 
         ("Salt LakeCity. UT84158", "SALT LAKECITY"),  # the comma before the state read as a stop
         ("Philadelphia. PA 19160", "PHILADELPHIA"),
         ("St. Louis, MO 63101", "ST. LOUIS"),  # an abbreviation's stop inside the name stays
+        ("Chicago.IL60673", "CHICAGO"),  # ... and glued to the state
+        ("Miami.FL33145", "MIAMI"),
     ],
 )
 def test_a_citys_name_never_ends_in_a_full_stop(printed: str, city: str) -> None:
