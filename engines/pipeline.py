@@ -49,6 +49,7 @@ from engines.mrz.visual_zone import (
     document_number_from_visual_zone,
     fields_in_visual_zone,
     name_rejoined_by_print,
+    name_respaced_by_print,
     names_printed_differently,
     names_split_by_print,
     number_ambiguous_in_print,
@@ -421,8 +422,9 @@ def _doubt_states_a_letter_apart(fields: dict[str, FieldResult]) -> dict[str, Fi
 def _names_mended_by_print(reading: MrzReading, page_text: PageText) -> MrzReading:
     """``reading`` with its names mended where the printed page shows OCR took a filler for a
     letter or a letter for a filler: a names field read without its '<<' (all surname, no given
-    names) parted as the print parts it (:func:`names_split_by_print`), and a name's K read as
-    filler joined back (:func:`name_rejoined_by_print`). No check digit guards names."""
+    names) parted as the print parts it (:func:`names_split_by_print`), a name's K read as
+    filler joined back (:func:`name_rejoined_by_print`) and a filler read as K between two
+    printed words parted (:func:`name_respaced_by_print`). No check digit guards names."""
     fields = dict(reading.fields)
     surname, given = fields.get("surname"), fields.get("given_names")
     if surname is not None and surname.value and (given is None or not given.value):
@@ -434,9 +436,9 @@ def _names_mended_by_print(reading: MrzReading, page_text: PageText) -> MrzReadi
     for name in MRZ_NAME_FIELDS:
         f = fields.get(name)
         if f is not None and f.value:
-            rejoined = name_rejoined_by_print(f.value, page_text)
+            rejoined = name_respaced_by_print(name_rejoined_by_print(f.value, page_text), page_text)
             if rejoined != f.value:
-                logger.info("MRZ %s: a letter read as filler, joined where the print shows one word", name)
+                logger.info("MRZ %s: a filler and a letter confused, mended as the print spells it", name)
                 fields[name] = replace(f, value=rejoined, alternatives=())
     return replace(reading, fields=fields) if fields != reading.fields else reading
 

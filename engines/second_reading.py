@@ -91,6 +91,12 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
+# Accented capitals the documents' languages write (German, French, Spanish, Italian, Dutch,
+# Portuguese): any other, and French's Û (a few common words, hardly a name), is a rare reading.
+_COMMON_ACCENTED = "ÀÁÂÃÄÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÜŸ"
+_RARE_ACCENT = re.compile(rf"[^\W\d_A-Z{_COMMON_ACCENTED}ß]")
+
+
 def merge_readings(first: str, second: str) -> str | None:
     """``first`` (PP-OCR's value) with ``second``'s accents and both readers' spaces, when
     ``second`` contains the same letters as ``first`` once folded (it may carry stray marks
@@ -419,7 +425,9 @@ def confirm_fields(
         # The readers agree on the letters; where PP-OCR's word was kept against Tesseract's
         # spaces ("BLUEWAVELUZY" against "BLUEWAVE LUZ Y"), they did not agree on the words, and
         # the value takes the accents without the cross-check.
-        agreed = not merged.spaces_overruled
+        # Nor where Tesseract put on a letter an accent our languages hardly ever write there: it
+        # takes Ü for Û and É for Ė on a soft scan, and PP-OCR, without accents, cannot object.
+        agreed = not merged.spaces_overruled and not _RARE_ACCENT.search(value)
         out[name] = dataclasses.replace(f, value=value, valid=True if f.valid is None and agreed else f.valid)
     detail = "" if not disagreed else "not confirmed by a second reading: " + ", ".join(sorted(disagreed))
     return out, [Check(CHECK_NAME, not disagreed, detail)]

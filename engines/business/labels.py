@@ -349,7 +349,7 @@ def is_title(text: str) -> bool:
 # Title words a bill's kind follows ("Facture de gaz"); never "bill", a given name too.
 _TITLE_HEADS = frozenset((
     "invoice", "facture", "factura", "fattura", "rechnung", "factuur", "bolletta", "releve",
-    "extracto", "estratto", "kontoauszug", "avis",
+    "extracto", "estratto", "kontoauszug", "avis", "jahresabrechnung", "abrechnung",
 ))  # fmt: skip
 # Words after a title word that make it a caption over a value ("INVOICE NO:", "Invoice date",
 # "Facture à"), whose value may stand on the next line: never the page's title.

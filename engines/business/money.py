@@ -24,7 +24,7 @@ from engines.business.fields import (
     candidates,
     date_parser,
 )
-from engines.business.places import currency_from_country
+from engines.business.places import currency_and_evidence, currency_from_country
 from engines.types import Check
 from engines.validators import date_order, detect_currency, find_dates
 
@@ -338,6 +338,13 @@ def tax_matches_included_rate(tax: Candidate, total: Candidate) -> bool:
     return False
 
 
+# Raw confidences of a currency no amount prints, from the document's country: one an address,
+# IBAN or tax number (two votes or more) shows, and one a word alone suggests.
+_COUNTRY_CURRENCY_CONFIDENCE = 0.6
+_WORD_CURRENCY_CONFIDENCE = 0.3
+_ADDRESS_VOTES = 2
+
+
 def document_currency(indexes: Sequence[PageIndex]) -> tuple[str | None, float, Candidate | None]:
     """The currency the document prints (symbol or code), else the one its country suggests."""
     text = "\n".join(index.page.text for index in indexes)
@@ -354,8 +361,15 @@ def document_currency(indexes: Sequence[PageIndex]) -> tuple[str | None, float, 
                     cand = Candidate(code, code, line, line.bbox, None, "unlabelled")
                     return code, 0.9, cand
         return code, 0.85, None
-    code = currency_from_country(indexes)
-    return (code, 0.6, None) if code else (None, 0.0, None)
+    code, votes = currency_and_evidence(indexes)
+    if code is None:
+        return None, 0.0, None
+    # a word alone ("VAT" on an English receipt from Munich) is weak evidence of a country
+    return (
+        code,
+        (_COUNTRY_CURRENCY_CONFIDENCE if votes >= _ADDRESS_VOTES else _WORD_CURRENCY_CONFIDENCE),
+        None,
+    )
 
 
 def date_preference(indexes: Sequence[PageIndex], currency: str | None) -> str:

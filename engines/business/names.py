@@ -238,6 +238,12 @@ def legal_form_beside(index: PageIndex, line: Line) -> Line | None:
     )
 
 
+def _ends_with_legal_form(text: str) -> bool:
+    repaired = _suffix_repairs(text)
+    found = list(LEGAL_SUFFIX.finditer(repaired))
+    return bool(found) and not repaired[found[-1].end() :].strip(" .,)")
+
+
 def organisation_at_top(
     index: PageIndex, *, max_lines: int = 14, skip: Callable[[Line], bool] | None = None
 ) -> Candidate | None:
@@ -289,6 +295,8 @@ def organisation_at_top(
             # the same type size, a word space apart (a title beside the name is neither)
             and min(line.height, best.height) >= 0.8 * max(line.height, best.height)
             and max(line.x0 - best.x1, best.x0 - line.x1) < best.height
+            # a name ends with its legal form: what stands right of "GmbH" is something else
+            and not (line.x0 >= best.x1 and _ends_with_legal_form(best.text))
         )
         or legal_form_beside(index, line) is best
     ]

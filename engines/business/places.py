@@ -387,6 +387,12 @@ _VAT_ID = re.compile(
 
 def document_country(indexes: Sequence[PageIndex]) -> str | None:
     """The country a document's addresses, IBANs and words point to (alpha-2), by votes."""
+    return country_evidence(indexes)[0]
+
+
+def country_evidence(indexes: Sequence[PageIndex]) -> tuple[str | None, int]:
+    """:func:`document_country` and its votes: an address line or a tax number gives two or
+    three, a word ("VAT", "Steuernummer") one."""
     votes: Counter[str] = Counter()
     for index in indexes:
         for line in index.page.lines:
@@ -405,13 +411,18 @@ def document_country(indexes: Sequence[PageIndex]) -> str | None:
                 if pattern.search(line.text):
                     votes[country] += 1
     if not votes:
-        return None
-    return votes.most_common(1)[0][0]
+        return None, 0
+    return votes.most_common(1)[0]
 
 
 def currency_from_country(indexes: Sequence[PageIndex]) -> str | None:
     """The currency of the country a document comes from, or None."""
-    country = document_country(indexes)
+    return currency_and_evidence(indexes)[0]
+
+
+def currency_and_evidence(indexes: Sequence[PageIndex]) -> tuple[str | None, int]:
+    """:func:`currency_from_country` and the votes for its country."""
+    country, votes = country_evidence(indexes)
     if country is None:
-        return None
-    return "EUR" if country == "EU" else _CURRENCY.get(country)
+        return None, 0
+    return ("EUR" if country == "EU" else _CURRENCY.get(country)), votes

@@ -88,9 +88,40 @@ def names_split_by_print(glued: str, page: PageText) -> tuple[str, str] | None:
     OCR slip), the name then being "printed with a letter different" and doubted as such. Only
     a parting that needs the fewest such differences, and is the only one that does, is taken;
     anything else (a word not printed, no pair or two, two ways to part it) leaves it as read."""
+    parting = _best_parting(glued.replace(" ", "<"), _printed_name_words(page))
+    if parting is None:
+        return None
+    words, gaps = parting
+    if gaps.count(2) != 1:
+        return None
+    cut = gaps.index(2) + 1
+    return " ".join(words[:cut]), " ".join(words[cut:])
+
+
+def name_respaced_by_print(value: str, page: PageText) -> str:
+    """``value`` (a surname or given names) with each word the print does not show parted into
+    printed words where OCR read the single filler between them as a K or C
+    ("LEKHAAPALAINENKPETROVA" of LE HAAPALAINEN PETROVA), by the rules of
+    :func:`names_split_by_print` but with no pair of fillers."""
+    printed = _printed_name_words(page)
+    out: list[str] = []
+    for word in value.split():
+        parting = None if word in printed or len(word) < 6 else _best_parting(word, printed)
+        if parting is not None and len(parting[0]) > 1 and set(parting[1]) == {1}:
+            out.extend(parting[0])
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+def _printed_name_words(page: PageText) -> set[str]:
     spaced, _ = _printed_words(page)
-    printed = {word for word in spaced.split() if len(word) >= 2 and word.isalpha()}
-    field = glued.replace(" ", "<")
+    return {word for word in spaced.split() if len(word) >= 2 and word.isalpha()}
+
+
+def _best_parting(field: str, printed: set[str]) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """The printed words ``field`` reads as and the fillers (1 or 2) between them: the one way
+    to part it with the fewest letters differing from the print, or None (no way, or two)."""
     if len(field) < 6 or not printed:
         return None
     # (differences, words, fillers between them) for every way to part the field
@@ -99,7 +130,7 @@ def names_split_by_print(glued: str, page: PageText) -> tuple[str, str] | None:
     def walk(at: int, cost: int, words: tuple[str, ...], gaps: tuple[int, ...]) -> None:
         if len(words) > _MAX_SPLIT_WORDS:
             return
-        if words and all(char in _FILLER_LOOKALIKES for char in field[at:]):
+        if words and _filler_misread(field[at:]):
             partings.append((cost, words, gaps[: len(words) - 1]))
         for word, differences in _printed_prefixes(field, at, printed):
             end = at + len(word)
@@ -114,13 +145,7 @@ def names_split_by_print(glued: str, page: PageText) -> tuple[str, str] | None:
         return None
     fewest = min(cost for cost, _, _ in partings)
     best = {(words, gaps) for cost, words, gaps in partings if cost == fewest}
-    if len(best) != 1:
-        return None
-    words, gaps = best.pop()
-    if gaps.count(2) != 1:
-        return None
-    cut = gaps.index(2) + 1
-    return " ".join(words[:cut]), " ".join(words[cut:])
+    return best.pop() if len(best) == 1 else None
 
 
 def name_rejoined_by_print(value: str, page: PageText) -> str:
@@ -141,6 +166,22 @@ def name_rejoined_by_print(value: str, page: PageText) -> str:
                 continue
         out.append(word)
     return " ".join(out)
+
+
+# The padding after the names, read as letters, may hold other letters than K and C
+# ("KXAKEKCCCKCKKEKKLKKCKAK"): at most this many in a row, and most of it K, C or '<'.
+_MAX_STRAY_LETTERS = 2
+_MIN_FILLER_SHARE = 0.6
+_STRAY_RUN = re.compile(rf"[^<KC]{{{_MAX_STRAY_LETTERS + 1},}}")
+
+
+def _filler_misread(tail: str) -> bool:
+    """Can ``tail``, the end of a names field, be its filler padding as OCR read it? A run of
+    three letters or more is a word (a name the print does not show), never padding."""
+    if all(char in _FILLER_LOOKALIKES for char in tail):
+        return True
+    share = sum(char in _FILLER_LOOKALIKES for char in tail) / len(tail)
+    return share >= _MIN_FILLER_SHARE and not _STRAY_RUN.search(tail)
 
 
 def _printed_prefixes(field: str, at: int, printed: set[str]) -> set[tuple[str, int]]:

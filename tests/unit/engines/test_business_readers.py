@@ -1810,3 +1810,21 @@ def test_a_whole_total_that_is_no_lost_decimal_point_stays_as_read() -> None:
         (0.32, [(0.1, "Total"), (0.7, "120")]),
     ]
     assert values(read_receipt([page(rows, source="ocr")]))["total_amount"] == "120.00"
+
+
+def test_a_currency_only_a_word_suggests_is_weakly_held() -> None:
+    """GIVEN receipts that print no currency, one saying only "incl. VAT" (an English receipt
+    from Munich says so too) and one with a British address line as well
+    THEN both read pounds, the first at half the confidence an address gives."""
+    rows = [
+        (0.10, [(0.30, "FALCON FOODS")]),
+        (0.20, [(0.30, "25/01/2024 20:15")]),
+        (0.40, [(0.10, "TOTAL"), (0.70, "41.31")]),
+        (0.44, [(0.10, "incl. VAT 7%"), (0.70, "2.70")]),
+    ]
+    word_only = read_receipt([page(rows, source="ocr")]).fields["currency"]
+    addressed = read_receipt([page([*rows, (0.15, [(0.30, "Leeds LS6 2AB")])], source="ocr")]).fields[
+        "currency"
+    ]
+    assert (word_only.value, addressed.value) == ("GBP", "GBP")
+    assert word_only.confidence == pytest.approx(addressed.confidence / 2)

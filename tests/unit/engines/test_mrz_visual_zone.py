@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engines.layout import Line, PageText
-from engines.mrz.visual_zone import fields_in_visual_zone, name_rejoined_by_print, names_split_by_print
+from engines.mrz.visual_zone import (
+    fields_in_visual_zone,
+    name_rejoined_by_print,
+    name_respaced_by_print,
+    names_split_by_print,
+)
 
 
 def _page(*texts: str) -> PageText:
@@ -124,6 +129,10 @@ def test_a_print_that_backs_another_passing_reading_of_the_number_puts_it_in_dou
         ("SCHROEDERKKJEANKKPIETRO", ("SCHROEDER", "JEAN PIETRO"), None),  # two pairs
         ("SCHROEDERKKJEANKPIETRO", ("SCHROEDER", "JEAN"), None),  # a word the print does not show
         ("SMITHKK", ("SMITH",), None),  # no given names to part
+        # the padding read as letters, mostly K and C: padding all the same
+        ("KOWALSKIKKHAMISHKXAKEKCCCKCKKEKKLKKCKAK", ("KOWALSKI", "HAMISH"), ("KOWALSKI", "HAMISH")),
+        # ... but a word after the printed ones is a name the print does not show
+        ("SMITHKKJOHNKKPAULKKKKKKKK", ("SMITH", "JOHN"), None),
     ],
 )
 def test_a_names_field_read_without_its_filler_is_parted_as_the_print_parts_it(
@@ -148,3 +157,18 @@ def test_a_name_letter_read_as_filler_is_joined_back_where_the_print_shows_one_w
     value: str, printed: tuple[str, ...], mended: str
 ) -> None:
     assert name_rejoined_by_print(value, _page("PASSPORT", *printed, *MRZ_LINES)) == mended
+
+
+@pytest.mark.parametrize(
+    ("value", "printed", "mended"),
+    [
+        ("LEKHAAPALAINENKPETROVA", ("LE HAAPALAINEN PETROVA",), "LE HAAPALAINEN PETROVA"),
+        ("AISHA RINKCOSTA", ("AISHA", "RIN COSTA"), "AISHA RIN COSTA"),
+        ("HAKKINEN", ("Häkkinen",), "HAKKINEN"),  # printed whole: a name's own K stays
+        ("JOHNKPAUL", ("JOHN",), "JOHNKPAUL"),  # PAUL is not printed
+    ],
+)
+def test_a_filler_read_as_k_between_printed_words_is_parted_back(
+    value: str, printed: tuple[str, ...], mended: str
+) -> None:
+    assert name_respaced_by_print(value, _page("ID CARD", *printed, *MRZ_LINES)) == mended

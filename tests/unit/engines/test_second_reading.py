@@ -194,3 +194,16 @@ def test_a_firms_word_splits_only_before_a_capital_or_a_lower_case_word(
     is wide letter spacing, and the value gets no cross-check."""
     result = _merged(first, second)
     assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
+
+
+def test_an_accent_our_languages_hardly_write_gets_no_cross_check():
+    """GIVEN a city PP-OCR read DUSSELDORF and Tesseract Dûsseldorf (as it takes a soft Ü)
+    WHEN the readings are merged
+    THEN the value carries the accent read, but not the cross-check: one reader alone saw it,
+    and a circumflex on a U is no German, Spanish, Italian or Dutch letter and hardly a French
+    name's."""
+    page, box = _line_page("40597 Dûsseldorf")
+    fields = {"address_city": FieldResult("DUSSELDORF", 0.9, 1, box, "ocr")}
+    frame = PageFrame(turn=0, skew=0.0, width=900, height=300)
+    confirmed, _ = confirm_fields(fields, [page], {1: frame})
+    assert confirmed["address_city"].value == "DÛSSELDORF" and confirmed["address_city"].valid is None
