@@ -268,6 +268,27 @@ def _assemble(
     return AddressBlock(name_line, name_text, street_line, street_text, street_bbox, city, score)
 
 
+def _issuers_own(index: PageIndex, block: AddressBlock, issuer: str | None) -> bool:
+    """Is ``block`` the issuer's letterhead: its name the issuer's, and a legal form or the
+    issuer's phone or web address set under it? (A page whose top line is the addressee, no
+    letterhead read, has the addressee's name as its "issuer" too.)"""
+    if not (issuer and block.name_text and _same_organisation(canonical_name(block.name_text), issuer)):
+        return False
+    if LEGAL_SUFFIX.search(block.name_text):
+        return True
+    last = block.city.line
+    under = [
+        line
+        for line in index.page.lines
+        if last.y1 <= line.y_center <= last.y1 + _LETTERHEAD_LINES * last.height
+        and min(line.x1, last.x1) > max(line.x0, last.x0)
+    ]
+    return any(looks_like_phone(line.text) or looks_like_web(line.text) for line in under)
+
+
+_LETTERHEAD_LINES = 3  # line heights under an address where a letterhead prints its phone, web
+
+
 def _same_organisation(name: str, issuer: str) -> bool:
     """The issuer's name as its footer or return-address line prints it, in type small enough
     that OCR drops letters ("RIVERIDE WATER SERVIS" for RIVERSIDE WATER SERVICES)."""
@@ -307,8 +328,10 @@ def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
     indexes = [PageIndex(page) for page in pages]
     fields: dict[str, FieldResult] = {}
     top = organisation_at_top(indexes[0])
-    blocks = address_blocks(indexes[0], issuer=top.value if top else None, country=document_country(indexes))
-    block = blocks[0] if blocks else None
+    issuer_name = top.value if top else None
+    blocks = address_blocks(indexes[0], issuer=issuer_name, country=document_country(indexes))
+    # the issuer's own address is never the addressee's: where only it was read, there is none
+    block = next((b for b in blocks if not _issuers_own(indexes[0], b, issuer_name)), None)
 
     if block is not None and block.name is not None and block.name_text:
         name_cand = Candidate(

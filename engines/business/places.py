@@ -139,11 +139,33 @@ def parse_city_line(
         if parsed is not None and postcode.upper() != stripped.upper():
             parsed = replace(parsed, postal_code_repaired=True)
     if parsed is None:
+        postcode = _leading_postal_code_repaired(stripped)
+        parsed = _city_line(line, postcode, base) if postcode != stripped else None
+        if parsed is not None:
+            parsed = replace(parsed, postal_code_repaired=True)
+    if parsed is None:
         postcode = _canadian_postcode_repaired(stripped)
         parsed = _city_line(line, postcode, base) if postcode != stripped else None
         if parsed is not None:
             parsed = replace(parsed, postal_code_repaired=True)
     return parsed
+
+
+# A continental postal code before its city with a digit read as a letter ("CH-20B5Neuchatel",
+# "B1363Munchen"): four or five characters, at least three of them digits
+_LEADING_CODE_MISREAD = re.compile(r"^(?P<cc>[A-Z]{1,2}-)?(?P<code>[\dBOSIl]{4,5})(?=\s*[^\W\d_])")
+_AS_DIGIT_LEADING = str.maketrans("BOSIl", "80511")
+
+
+def _leading_postal_code_repaired(text: str) -> str:
+    """``text`` with such a code spelled in digits (same length), or as it was."""
+    match = _LEADING_CODE_MISREAD.match(text)
+    if match is None:
+        return text
+    code = match["code"]
+    if code.isdigit() or sum(char.isdigit() for char in code) < 3:
+        return text
+    return text[: match.start("code")] + code.translate(_AS_DIGIT_LEADING) + text[match.end("code") :]
 
 
 # A Canadian postal code after its province, a digit read as a letter ("ON L7C sV3" of L7C 8V3)

@@ -860,6 +860,46 @@ def test_a_canadian_postal_code_ocr_misread_is_still_one(
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "city", "postcode"),
+    [
+        ("CH-20B5Neuchatel", "NEUCHATEL", "2085"),  # an 8 read as B
+        ("B1363Munchen", "MUNCHEN", "81363"),
+        ("BOSS Hamburg", None, None),  # a word, not a code: too few digits
+    ],
+)
+def test_a_postal_code_before_its_city_with_a_digit_read_as_a_letter_is_repaired(
+    text: str, city: str | None, postcode: str | None
+) -> None:
+    parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
+    if city is None:
+        assert parsed is None
+    else:
+        assert parsed is not None and (parsed.city, parsed.postal_code, parsed.postal_code_repaired) == (
+            city,
+            postcode,
+            True,
+        )
+
+
+def test_the_issuers_own_address_is_never_the_addressees() -> None:
+    """GIVEN a gas bill whose addressee's block OCR could not parse (its city line unreadable)
+    and whose issuer prints its own name, address, phone and web address at the top
+    THEN no addressee is read: the issuer's letterhead is not taken for it."""
+    rows = [
+        (0.19, [(0.20, "Gaz de Neuchatel"), (0.57, "VOTRE FACTURE DE GAZ NATUREL")]),
+        (0.217, [(0.20, "Rue de Lausanne 58")]),
+        (0.227, [(0.20, "1791 Fribourg")]),
+        (0.238, [(0.20, "Tel 020 786 90 36")]),
+        (0.251, [(0.20, "www.gaz-neuch.ch")]),
+        (0.295, [(0.21, "Jean-Luc Fontaine"), (0.55, "4 octobre 2024")]),
+        (0.306, [(0.21, "Chemin de Geneve 113")]),
+        (0.317, [(0.21, "CH-2#8%Neuc")]),
+    ]
+    got = values(read_proof_of_address([page(rows, source="ocr")]))
+    assert (got["full_name"], got["address_city"], got["issuer_name"]) == (None, None, "GAZ DE NEUCHATEL")
+
+
 def test_a_postcode_under_its_street_with_the_town_line_unread_still_gives_the_address() -> None:
     """GIVEN a British bill whose addressee block OCR read as name, street and postcode, the
     town's line lost
