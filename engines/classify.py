@@ -283,6 +283,10 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("factuur", 3),
         ("factuurnummer", 3),
         ("factuurdatum", 3),
+        ("factuurnr", 3),  # "Factuurnr. INV-2023-2524", as rechnungsnr
+        ("klantnr", 1.5),
+        ("btw-nr", 1.5),
+        ("totaal incl. btw", 1.5),
         ("vervaldatum", 2.5),
         ("uiterste betaaldatum", 3),
         ("stukprijs", 2),
@@ -717,6 +721,16 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("ordine del giorno", 2.5),
         ("minutes of the meeting", 2.5),
         ("notulen", 2),
+        # an invitation to a members' meeting: a letter that thanks for a letter
+        ("einladung", 2),
+        ("jahresversammlung", 2.5),
+        ("mitgliederversammlung", 2.5),
+        ("invitation", 2),
+        ("annual general meeting", 2.5),
+        ("assemblée générale", 2.5),
+        ("convocatoria", 2),
+        ("convocazione", 2),
+        ("uitnodiging", 2),
     ),
 }
 

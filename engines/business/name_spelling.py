@@ -57,6 +57,7 @@ _CONFUSIONS = (
     ("V", "U"),
     ("H", "N"),
     ("N", "H"),
+    ("LL", "L"),  # two thin strokes read as one: WILEM for WILLEM
 )
 _UNDECOMPOSABLE = str.maketrans({"Đ": "D", "Ł": "L", "Ø": "O", "Æ": "AE", "Œ": "OE", "Ð": "D", "Þ": "TH"})
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")

@@ -775,3 +775,37 @@ def test_a_telecom_bill_naming_its_installation_address_is_a_proof_of_address() 
         "VAT19% 6,53",
     )
     assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
+
+
+def test_a_dutch_invoice_titled_by_its_number_alone_is_an_invoice() -> None:
+    """GIVEN a Dutch invoice that prints no "Factuur" title, only "Factuurnr.", "Klantnr." and
+    "Totaal incl. btw" (it once read as `other`)
+    THEN it is an invoice."""
+    page = _page(
+        "SUMMIT INGENIEURSBUREAU BV",
+        "Factuurnr.",
+        "INV-2023-2524",
+        "Mevr. Sanne Hendriks",
+        "Datum 13/02/2023",
+        "Klantnr. 9901",
+        "Beschrijving Aantal Prijs btw % Bedrag",
+        "Netto bedrag 14.283,00 EUR",
+        "Totaal incl. btw 17.282,43 EUR",
+        "BTW-nr. NL817726742B02",
+        "IBAN NL46 RRZP 9971 9309 51",
+    )
+    assert classify_text([page]).document_type == "invoice"
+
+
+def test_an_invitation_that_thanks_for_a_letter_is_other() -> None:
+    page = _page(
+        "Groß & Wolf SA",
+        "Lausanne, 27.07.2024",
+        "Einladung zur Jahresversammlung",
+        "Sehr geehrte Damen und Herren,",
+        "vielen Dank für Ihr Schreiben vom vergangenen Monat",
+        "vielen Dank für Ihr Schreiben vom vergangenen Monat",
+        "vielen Dank für Ihr Schreiben vom vergangenen Monat",
+        "Mit freundlichen Grüßen",
+    )
+    assert classify_text([page]).document_type == "other"

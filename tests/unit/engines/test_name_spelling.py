@@ -16,6 +16,7 @@ from engines.types import FieldResult
         ("Shabana Siddioui", ["SIDDIOUI"]),  # Q read as O
         ("JOHN VVILLIAMS", ["VVILLIAMS"]),
         ("Hélène Gonzàlez", ["GONZÀLEZ"]),  # an accent, but not the name's
+        ("EMMA WILEM DE GROOT", ["WILEM"]),  # the double l read as one
     ],
 )
 def test_a_misread_common_name_is_doubted(value: str, doubted: list[str]) -> None:
