@@ -309,7 +309,9 @@ def _house_number_spaced(street: str) -> str:
     street = re.sub(r"^(VIALE|VIA|CORSO|PIAZZA|CALLE|AVENIDA|PASEO)(?=[^\W\d_]{4})", r"\1 ", street)
     # a compass point glued to the street's name it precedes: no street's name starts with the
     # same capital twice ("4575 SSUNSET ST" is 4575 S SUNSET ST)
-    return re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)
+    street = re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)
+    # ... nor does any English word open with N or W and a consonant but H or R ("5188 WLINCOLN")
+    return re.sub(r"^(\d{1,5} )([NW])(?=(?![HR])[B-DF-HJ-NP-TV-XZ][A-Z]{2})", r"\1\2 ", street)
 
 
 def read_proof_of_address(pages: list[PageText]) -> Extracted:

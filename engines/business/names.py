@@ -76,10 +76,11 @@ def looks_like_page_number(text: str) -> bool:
 
 _ATTENTION = re.compile(
     r"^\W*(z\.?\s*hd\.?|z\.?\s*h\.|zu\s*h(?:ä|a|ae)nden|attn\.?|attention(?:\s+of)?|c/o|"
-    r"(?:à|a)\s*l['\u2019]\s*(?:attention|att\.?)(?:\s+de)?|t\.?\s*a\.?\s*v\.?|a/a|"
+    r"(?:à|a)\s*l['\u2019]\s*(?:attention|att\.?)(?:\s*de)?|t\.?\s*a\.?\s*v\.?|a/a|"
     r"all['\u2019]\s*(?:attenzione|att\.?)(?:\s+di)?|atención|atencion|"
     r"(?:alla\s+)?(?:cortese\s+attenzione|c\.\s?a\.|att\.?ne)(?:\s+(?:di|del|della))?|"
-    r"a/c|aos\s+cuidados\s+de)(?=[\s:.]|$)[\s:.]*",
+    # the name may follow glued, where case tells them apart ("A l'attentiondeYasmine")
+    r"a/c|aos\s+cuidados\s+de)(?=[\s:.]|$|(?-i:(?<=[a-z.])[A-Z]))[\s:.]*",
     re.IGNORECASE,
 )
 

@@ -1375,6 +1375,7 @@ def test_the_addressee_wins_over_the_issuers_footer_address_ocr_misspelled() -> 
         "c/o Dieter Braun",
         "c.a. Dieter Braun",
         "Alla c.a. Dieter Braun",
+        "A l'attentiondeDieterBraun",  # glued by OCR, told apart by case
     ],
 )
 def test_the_company_above_an_attention_line_is_the_customer(attention: str) -> None:
@@ -1623,6 +1624,8 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
         ("VIALEMONZA 12", "VIALE MONZA 12"),
         ("VIA ROMA 3", "VIA ROMA 3"),
         ("CALLEMAYOR 5", "CALLE MAYOR 5"),
+        ("5188 WLINCOLN BLVD", "5188 W LINCOLN BLVD"),  # no word opens with WL
+        ("12 WRIGHT ST", "12 WRIGHT ST"),
     ],
 )
 def test_a_house_number_glued_by_ocr_gets_its_space_back(read: str, spaced: str) -> None:
