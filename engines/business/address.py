@@ -31,7 +31,12 @@ from engines.business.fields import (
 from engines.business.labels import (
     is_title,
 )
-from engines.business.money import date_preference, document_currency
+from engines.business.money import (
+    date_order_checks,
+    date_preference,
+    document_currency,
+    order_unsettled,
+)
 from engines.business.names import (
     LEGAL_SUFFIX,
     attention_prefix,
@@ -46,7 +51,7 @@ from engines.business.names import (
 )
 from engines.business.places import CityLine, document_country, parse_city_line
 from engines.layout import PageText
-from engines.types import BBox, Extracted, FieldResult
+from engines.types import BBox, Check, Extracted, FieldResult
 
 # Countries whose address lines never carry a region (state, province, county).
 _COUNTRIES_WITHOUT_REGIONS = frozenset(
@@ -321,7 +326,10 @@ def read_proof_of_address(pages: list[PageText]) -> Extracted:
         return Extracted(fields={name: empty(source) for name in FIELDS}, checks=[])
     fields = address_fields(pages)
     indexes = [PageIndex(page) for page in pages]
-    return Extracted(fields=respace_fields({name: fields[name] for name in FIELDS}, indexes), checks=[])
+    return Extracted(
+        fields=respace_fields({name: fields[name] for name in FIELDS}, indexes),
+        checks=_date_order_checks(indexes),
+    )
 
 
 def address_fields(pages: Sequence[PageText]) -> dict[str, FieldResult]:
@@ -452,6 +460,16 @@ def _dates_under(index: PageIndex, top: Line, parse: Parser) -> bool:
 
 def _document_date(indexes: Sequence[PageIndex]) -> FieldResult:
     source = page_source([index.page for index in indexes])
+    found = _document_date_candidate(indexes)
+    if found is None:
+        return empty(source)
+    cand, base = found
+    return field(cand.value, confidence(base, cand.score), cand, source, valid=True)
+
+
+def _document_date_candidate(indexes: Sequence[PageIndex]) -> tuple[Candidate, float] | None:
+    """The bill's date and a raw confidence: the one its label points at, else the first date
+    on the first page that no period or due-date label claims."""
     currency, _, _ = document_currency(indexes)
     prefer = date_preference(indexes, currency)
     parse = date_parser(prefer)
@@ -461,8 +479,7 @@ def _document_date(indexes: Sequence[PageIndex]) -> FieldResult:
         if not _heads_a_ledger_column(indexes[cand.line.page - 1], cand, parse)
     ]
     if labelled:
-        cand = labelled[0]
-        return field(cand.value, confidence(0.88, cand.score), cand, source, valid=True)
+        return labelled[0], 0.88
     excluded = {
         id(hit.line)
         for index in indexes
@@ -472,8 +489,17 @@ def _document_date(indexes: Sequence[PageIndex]) -> FieldResult:
     }
     for cand in all_dates(indexes[:1], prefer):
         if id(cand.line) not in excluded:
-            return field(cand.value, confidence(0.6, cand.score), cand, source, valid=True)
-    return empty(source)
+            return cand, 0.6
+    return None
+
+
+def _date_order_checks(indexes: Sequence[PageIndex]) -> list[Check]:
+    """The failed check of a bill's date that reads two ways (10/12/2025) where its country
+    writes both orders and no other date settles which (a Canadian bill): a person reads it."""
+    found = _document_date_candidate(indexes)
+    currency, _, _ = document_currency(indexes)
+    unsettled = found is not None and order_unsettled(found[0], indexes, currency)
+    return date_order_checks(["document_date"] if unsettled else [])
 
 
 __all__ = [

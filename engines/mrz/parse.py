@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engines.mrz.checkdigit import is_valid
+from engines.mrz.checkdigit import check_digit, is_valid
 from engines.mrz.formats import FORMATS, CheckSpec, MrzFormat, Span, format_for_shape
 
 _MRZ_LINE = re.compile(r"^[0-9A-Z<]+$")
@@ -86,10 +86,11 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
     number_spec = specs["document_number"]
     raw_number = "".join(span.read(lines) for span in number_spec.data)
     number = raw_number.replace("<", "")
-    # A number starts at its field's first position (filler only pads its end), so a leading '<'
-    # is a misread character: one the check digit cannot tell from '<' (0, A, K, U all weigh 0
-    # mod 10), as a K read as filler made KA63062 "A63062" with its check digit passing.
-    ok = checks["document_number"] and not raw_number.startswith("<")
+    # A number starts at its field's first position and filler only pads its end, so a '<'
+    # before any of its characters is a misread one: one the check digit cannot tell from '<'
+    # (0, A, K, U all weigh 0 mod 10), as a K read as filler made KA63062 "A63062", and two
+    # made JO0V0KKJ "JO0V0J", with the check digit passing.
+    ok = checks["document_number"] and "<" not in raw_number.rstrip("<")
     spans = tuple(_without_trailing_filler(span, lines) for span in number_spec.data)
     fields["document_number"] = MrzField(number or None, ok, spans, number_spec.digit)
 
@@ -103,7 +104,8 @@ def parse_mrz(lines: Sequence[str], *, today: dt.date | None = None) -> MrzParse
         value = _personal_number(span.read(lines))
         if value:
             trimmed = _without_trailing_filler(span, lines)
-            fields["personal_number"] = MrzField(value, checks["personal_number"], (trimmed,), check)
+            ok = checks["personal_number"] and not _o_and_zero_undecided(span.read(lines))
+            fields["personal_number"] = MrzField(value, ok, (trimmed,), check)
 
     names_raw = sp["names"].read(lines)
     surname, given = _names(names_raw)
@@ -194,6 +196,30 @@ def _personal_number(raw: str) -> str:
     while len(parts) > 1 and set(parts[-1]) == {"K"}:
         parts.pop()
     return " ".join(parts)
+
+
+_MAX_LOOKALIKES = 8  # O and 0 in a field past this many are not searched (2^n readings)
+
+
+def _o_and_zero_undecided(raw: str) -> bool:
+    """Does a field of letters and digits ("HKAOO3OO45EWTN") read with its O and 0 swapped
+    otherwise pass the same check digit? O weighs 24, 0 nothing: one swap always changes the
+    digit, but two at weights 7 and 3 (28 + 12 = 40) never do, so the check digit cannot say
+    which of the two, OCR-B's alike, each is, and the field is not verified by it."""
+    positions = [i for i, char in enumerate(raw) if char in "O0"]
+    if len(positions) < 2 or len(positions) > _MAX_LOOKALIKES:
+        return False
+    if not any(char.isalpha() and char != "O" for char in raw):
+        return False  # a number of digits alone: its 0 are zeros
+    digit = check_digit(raw)
+    for mask in range(1, 2 ** len(positions)):
+        chars = list(raw)
+        for bit, position in enumerate(positions):
+            if mask >> bit & 1:
+                chars[position] = "0" if chars[position] == "O" else "O"
+        if check_digit("".join(chars)) == digit:
+            return True
+    return False
 
 
 def _text(raw: str) -> str:

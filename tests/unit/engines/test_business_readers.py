@@ -1871,3 +1871,22 @@ def test_a_currency_only_a_word_suggests_is_weakly_held() -> None:
     ]
     assert (word_only.value, addressed.value) == ("GBP", "GBP")
     assert word_only.confidence == pytest.approx(addressed.confidence / 2)
+
+
+def test_a_canadian_bills_date_that_reads_two_ways_is_left_to_a_person() -> None:
+    """GIVEN a Canadian electricity bill (amounts in CAD, a country that writes both day-month
+    orders) dated 10/12/2025, no other date on it settling the order
+    THEN the date's order check fails, so the bill is not approved on a coin toss; a date past
+    the twelfth settles it."""
+    rows = [
+        (0.18, [(0.17, "Mistral Energy"), (0.63, "Your electricity bill")]),
+        (0.30, [(0.13, "BILL DATE"), (0.29, "TOTAL TO PAY")]),
+        (0.31, [(0.13, "10/12/2025"), (0.29, "$2,901.01 CAD")]),
+        (0.366, [(0.13, "Mr Connor O'Brien")]),
+        (0.38, [(0.13, "2948 W Chestnut Court")]),
+        (0.392, [(0.13, "Mississauga ON L0C 3M2")]),
+    ]
+    checks = {c.name: c.passed for c in read_proof_of_address([page(rows, source="ocr")]).checks}
+    assert checks == {"date_order_settled": False}
+    settled = [*rows, (0.60, [(0.13, "Paid 10/25/2025")])]
+    assert read_proof_of_address([page(settled, source="ocr")]).checks == []

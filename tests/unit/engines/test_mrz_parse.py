@@ -244,3 +244,30 @@ def test_a_document_number_read_with_a_leading_filler_is_invalid_though_its_chec
     number = parse_mrz(read, today=TODAY).fields["document_number"]
     assert number.value == "A63062" and parse_mrz(read, today=TODAY).check_digits["document_number"]
     assert number.valid is False
+
+
+def test_a_document_number_read_with_filler_inside_it_is_invalid_though_its_check_passes() -> None:
+    """GIVEN a card's number JO0V0KKJ whose two K the recogniser read as '<' (the check digit
+    passes: K and '<' weigh alike)
+    THEN the number read, JO0V0J, is not valid: filler only pads a number's end."""
+    read = (
+        "I<D<<JO0V0<<J<9<<<<<<<<<<<<<<<",
+        "0304199F3505311D<<<<<<<<<<<<<0",
+        "KHAN<<MARIA<<<<<<<<<<<<<<<<<<<",
+    )
+    truth = ("I<D<<JO0V0KKJ<9<<<<<<<<<<<<<<<", *read[1:])
+    assert parse_mrz(truth, today=TODAY).fields["document_number"].valid is True
+    number = parse_mrz(read, today=TODAY).fields["document_number"]
+    assert number.value == "JO0V0J" and parse_mrz(read, today=TODAY).check_digits["document_number"]
+    assert number.valid is False
+
+
+def test_a_personal_number_whose_o_and_0_the_check_digit_cannot_tell_apart_is_not_verified() -> None:
+    """GIVEN a passport whose personal number HKAOO3OO45EWTN the recogniser read with zeros for
+    its O (two swaps at weights 7 and 3 leave the check digit as it was)
+    THEN the number read passes its check digit but is not valid: a person reads the print.
+    A number of digits alone keeps its zeros."""
+    read = (TD3[0], "L898902C36UTO7408122F1204159HKA0030045EWTN72")
+    parsed = parse_mrz(read, today=TODAY)
+    assert parsed.check_digits["personal_number"] and parsed.fields["personal_number"].valid is False
+    assert parse_mrz(TD3, today=TODAY).fields["personal_number"].valid is True
