@@ -109,12 +109,16 @@ def with_ordinal_indicators(street: str) -> str:
 def canonical_name(text: str) -> str:
     """Names as ARCHITECTURE §3.1 wants them: upper case (``str.upper``, so "ß" is "SS"), single
     spaces, "&" between spaces, none beside a possessive's apostrophe ("MITCHELL 'S" and
-    "THOMPSON' S", as readers that space marks read them, are MITCHELL'S and THOMPSON'S)."""
+    "THOMPSON' S", as readers that space marks read them, are MITCHELL'S and THOMPSON'S) nor
+    on one side of a hyphen ("KOWALSKI -WRIGHT")."""
     text = repair_eszett(text)
     # (a Dutch place's "'s-" is no possessive: DRINKWATER 'S-HERTOGENBOSCH keeps its space)
     text = re.sub(r"(?<=[^\W\d_])\s+(?=['\u2019][Ss]\b(?!-))", "", text)
     text = re.sub(r"(?<=[^\W\d_]['\u2019])\s+(?=[Ss]\b)", "", text)  # and none after it (THOMPSON' S)
     text = re.sub(r"\s*&\s*", " & ", text)
+    # a hyphen joins the words it stands between: a space on one side only is a reader's slip
+    # ("KOWALSKI -WRIGHT"); one on both sides is a dash, and stays
+    text = re.sub(r"(?<=[^\W\d_])(?:\s+-(?=[^\W\d_])|-\s+(?=[^\W\d_]))", "-", text)
     text = re.sub(r",(?=[^\s,])", ", ", text)
     text = re.sub(r"[|]", " ", text)
     return " ".join(text.upper().split()).strip(" ,;:-")
@@ -379,11 +383,21 @@ def is_courtesy_title(text: str) -> bool:
     return bool(text.strip()) and not rest
 
 
+# A contact detail's caption alone on its line ("Tel.", "Email"): another label, never a name.
+_CONTACT_CAPTION = re.compile(
+    r"^(?:tel|t[eé]l[eé]?fono?|telephone|t[eé]l[eé]phone|phone|fax|e-?mail|web|www|mobile?|handy)\.?:?$",
+    re.IGNORECASE,
+)
+
+
 def party_name_parser(text: str) -> Parsed | None:
     """A party's name after its label ("Rechnungsempfänger", "Account holder"): free text, but
-    never a courtesy title alone, so that the value found is the name on the line after it."""
+    never a courtesy title alone, so that the value found is the name on the line after it, nor
+    a contact detail's caption ("Tel." under "Nº cliente")."""
     parsed = text_parser(text)
-    return None if parsed is None or is_courtesy_title(parsed.value) else parsed
+    if parsed is None or is_courtesy_title(parsed.value) or _CONTACT_CAPTION.match(parsed.value.strip()):
+        return None
+    return parsed
 
 
 def clean_person(text: str) -> str:

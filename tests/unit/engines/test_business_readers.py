@@ -1890,3 +1890,35 @@ def test_a_canadian_bills_date_that_reads_two_ways_is_left_to_a_person() -> None
     assert checks == {"date_order_settled": False}
     settled = [*rows, (0.60, [(0.13, "Paid 10/25/2025")])]
     assert read_proof_of_address([page(settled, source="ocr")]).checks == []
+
+
+@pytest.mark.parametrize(
+    ("read", "name"),
+    [
+        ("Joseph Kowalski -Wright", "JOSEPH KOWALSKI-WRIGHT"),  # a reader's space beside a hyphen
+        ("Joseph Kowalski- Wright", "JOSEPH KOWALSKI-WRIGHT"),
+        ("Stratford - upon", "STRATFORD - UPON"),  # spaced on both sides: a dash, kept
+    ],
+)
+def test_a_space_on_one_side_of_a_hyphen_is_dropped(read: str, name: str) -> None:
+    assert canonical_name(read) == name
+
+
+def test_a_customer_number_caption_does_not_make_the_next_caption_a_customer() -> None:
+    """GIVEN a Spanish invoice whose "Nº cliente" caption has its number beside it and the
+    "Tel." caption under it, the customer's name in the address block on the left
+    THEN the customer is the person, never "TEL.": a contact caption is no party's name."""
+    rows = [
+        (0.05, [(0.12, "Atlas S.L.")]),
+        (0.16, [(0.12, "Atlas S.L. C/ de la Princesa, 175 - 08092 Barcelona")]),
+        (0.176, [(0.59, "N factura"), (0.76, "INV-2025-7577")]),
+        (0.183, [(0.12, "Elisabeth Macdonald")]),
+        (0.19, [(0.59, "Fecha"), (0.76, "11-02-2025")]),
+        (0.198, [(0.12, "Calle de Santa Ana, 152, 5º B")]),
+        (0.21, [(0.12, "46046 Valencia")]),
+        (0.205, [(0.59, "Nº cliente"), (0.76, "487625")]),
+        (0.22, [(0.59, "Tel."), (0.76, "925 092 531")]),
+        (0.235, [(0.59, "Email"), (0.76, "billing@atlas-s.es")]),
+        (0.50, [(0.55, "Total"), (0.76, "1.210,00 €")]),
+    ]
+    assert read_invoice([page(rows, source="ocr")]).fields["customer_name"].value != "TEL."
