@@ -1922,3 +1922,18 @@ def test_a_customer_number_caption_does_not_make_the_next_caption_a_customer() -
         (0.50, [(0.55, "Total"), (0.76, "1.210,00 €")]),
     ]
     assert read_invoice([page(rows, source="ocr")]).fields["customer_name"].value != "TEL."
+
+
+def test_a_title_beside_a_name_that_ends_with_its_legal_form_is_not_joined_to_it() -> None:
+    """GIVEN a scanned bill whose issuer "Marenco Energie GmbH" has its title, glued by OCR
+    ("JAHRESABRECHNUNGSTROM"), a word space to its right in the same type
+    THEN the issuer is the firm alone: nothing follows a legal form in a firm's name."""
+    rows = [
+        (0.144, [(0.18, "Marenco Energie GmbH"), (0.425, "JAHRESABRECHNUNGSTROM")]),
+        (0.168, [(0.18, "An der Muhlbach 6a")]),
+        (0.18, [(0.18, "45064 Essen")]),
+        (0.30, [(0.18, "Frau Petra Schulz")]),
+        (0.32, [(0.18, "Lindenallee 5")]),
+        (0.34, [(0.18, "10115 Berlin")]),
+    ]
+    assert values(read_proof_of_address([page(rows, source="ocr")]))["issuer_name"] == "MARENCO ENERGIE GMBH"
