@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
@@ -204,57 +205,63 @@ class _CharBoxes:
     A rect's text read by its bounds takes in every character inside them: where a long name
     overruns the next column ("Wagner & Schneider UG (haftungsbeschränkt)" over an invoice
     number), the two runs' letters interleave ("202Wagner & ...", "202501-396kt)"). The
-    characters of one run follow each other in the content stream, left to right, so the rect's
-    text is the longest unbroken stretch of characters inside it, where others intrude."""
+    characters of one run follow each other in the content stream, left to right, so the
+    characters inside a rect fall into stretches, one per run; the rect's text is the stretch
+    PDFium makes that very rect of."""
 
     def __init__(self, textpage: Any) -> None:
-        count = textpage.count_chars()
-        self.boxes: list[Box | None] = []
-        for index in range(count):
-            box = textpage.get_charbox(index)
-            # characters PDFium generates (a space, a line break) have no box of their own
-            self.boxes.append(box if box[2] > box[0] and box[3] > box[1] else None)
-
-    def _follows(self, previous: int, index: int) -> bool:
-        """Does character ``index`` continue the run that ``previous`` is in: next in the stream
-        (but for generated ones) and not set back to its left, where another run starts?"""
-        before, after = self.boxes[previous], self.boxes[index]
-        if before is None or after is None or after[0] < before[0]:
-            return False
-        return all(self.boxes[i] is None for i in range(previous + 1, index))
+        boxes = np.array(
+            [textpage.get_charbox(index) for index in range(textpage.count_chars())], dtype=np.float64
+        ).reshape(-1, 4)
+        # characters PDFium generates (a space, a line break) have no box of their own
+        self.boxed = (boxes[:, 2] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 1])
+        self.boxes = boxes
+        self.centre_x = (boxes[:, 0] + boxes[:, 2]) / 2
+        self.centre_y = (boxes[:, 1] + boxes[:, 3]) / 2
 
     def run_in(self, textpage: Any, rect: Box) -> tuple[str, Box]:
         left, bottom, right, top = rect
-        inside = [
-            index
-            for index, box in enumerate(self.boxes)
-            if box is not None
-            and left <= (box[0] + box[2]) / 2 <= right
-            and bottom <= (box[1] + box[3]) / 2 <= top
-        ]
         bounded = textpage.get_text_bounded(left, bottom, right, top).strip()
-        stretches: list[list[int]] = []
-        for index in inside:
-            if stretches and self._follows(stretches[-1][-1], index):
-                stretches[-1].append(index)
-            else:
-                stretches.append([index])
+        inside = np.flatnonzero(
+            self.boxed
+            & (self.centre_x >= left)
+            & (self.centre_x <= right)
+            & (self.centre_y >= bottom)
+            & (self.centre_y <= top)
+        )
+        stretches = self._stretches(inside)
         if len(stretches) < 2:
             return bounded, rect
         # the stretch whose own rect this is: PDFium computes a run's rect from its characters
-        own = min(stretches, key=lambda stretch: _distance(_rect_of(textpage, stretch), rect))
-        if _distance(_rect_of(textpage, own), rect) > _SAME_RECT_PT:
+        distances = [_distance(_rect_of(textpage, stretch), rect) for stretch in stretches]
+        best = int(np.argmin(distances))
+        if distances[best] > _SAME_RECT_PT:
             return bounded, rect
+        own = stretches[best]
         first, last = own[0], own[-1]
         text = textpage.get_text_range(first, last - first + 1).strip()
-        boxes = [box for i in own if (box := self.boxes[i]) is not None]
+        boxes = self.boxes[own]
         box = (
-            min(b[0] for b in boxes),
-            min(b[1] for b in boxes),
-            max(b[2] for b in boxes),
-            max(b[3] for b in boxes),
+            float(boxes[:, 0].min()),
+            float(boxes[:, 1].min()),
+            float(boxes[:, 2].max()),
+            float(boxes[:, 3].max()),
         )
         return text, box
+
+    def _stretches(self, inside: np.ndarray) -> list[list[int]]:
+        """``inside`` cut where a character does not continue the run before it: not next in
+        the stream (but for generated ones), or set back to its left, where another run starts."""
+        stretches: list[list[int]] = []
+        for index in inside.tolist():
+            if stretches:
+                previous = stretches[-1][-1]
+                between = self.boxed[previous + 1 : index]
+                if not between.any() and self.boxes[index, 0] >= self.boxes[previous, 0]:
+                    stretches[-1].append(index)
+                    continue
+            stretches.append([index])
+        return stretches
 
 
 _SAME_RECT_PT = 1.0  # how far (points, each edge summed) a stretch's own rect may lie from a rect

@@ -154,7 +154,6 @@ def parse_city_line(
 # A continental postal code before its city with a digit read as a letter ("CH-20B5Neuchatel",
 # "B1363Munchen"): four or five characters, at least three of them digits
 _LEADING_CODE_MISREAD = re.compile(r"^(?P<cc>[A-Z]{1,2}-)?(?P<code>[\dBOSIl]{4,5})(?=\s*[^\W\d_])")
-_AS_DIGIT_LEADING = str.maketrans("BOSIl", "80511")
 
 
 def _leading_postal_code_repaired(text: str) -> str:
@@ -165,14 +164,13 @@ def _leading_postal_code_repaired(text: str) -> str:
     code = match["code"]
     if code.isdigit() or sum(char.isdigit() for char in code) < 3:
         return text
-    return text[: match.start("code")] + code.translate(_AS_DIGIT_LEADING) + text[match.end("code") :]
+    return text[: match.start("code")] + code.translate(_AS_DIGIT) + text[match.end("code") :]
 
 
 # A Canadian postal code after its province, a digit read as a letter ("ON L7C sV3" of L7C 8V3)
 _CA_POSTCODE_MISREAD = re.compile(
     r"(?<=\s[A-Z]{2}\s)(?P<fsa>[A-Z][\dOoIlSsBT][A-Z])(?P<gap>\s?)(?P<ldu>[\dOoIlSsBT][A-Z][\dOoIlSsBT])$"
 )
-_AS_DIGIT_CA = str.maketrans("OoIlSsBT", "00115587")
 
 
 def _canadian_postcode_repaired(text: str) -> str:
@@ -183,8 +181,8 @@ def _canadian_postcode_repaired(text: str) -> str:
         return text
     fsa, ldu = match["fsa"], match["ldu"]
     postcode = (
-        fsa[0] + fsa[1].translate(_AS_DIGIT_CA) + fsa[2] + match["gap"]
-        + ldu[0].translate(_AS_DIGIT_CA) + ldu[1] + ldu[2].translate(_AS_DIGIT_CA)
+        fsa[0] + fsa[1].translate(_AS_DIGIT) + fsa[2] + match["gap"]
+        + ldu[0].translate(_AS_DIGIT) + ldu[1] + ldu[2].translate(_AS_DIGIT)
     )  # fmt: skip
     return text[: match.start()] + postcode
 
@@ -263,7 +261,7 @@ _UK_POSTCODE_MISREAD = re.compile(
     r"(?P<sector>[\dOoIlSBT])(?P<unit>[A-Za-z0158]{2})$"
 )
 _AS_LETTER = str.maketrans("0158", "OISB")
-_AS_DIGIT = str.maketrans("OoIlSBT", "0011587")
+_AS_DIGIT = str.maketrans("OoIlSsBT", "00115587")  # letters OCR reads for digits
 _DIGIT_LIKE_LETTERS = frozenset("OISB")
 
 

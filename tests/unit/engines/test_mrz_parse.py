@@ -230,35 +230,26 @@ def test_a_names_field_whose_separator_was_read_as_letters_is_invalid() -> None:
     assert parse_mrz(only_surname, today=TODAY).fields["surname"].valid is None
 
 
-def test_a_document_number_read_with_a_leading_filler_is_invalid_though_its_check_passes() -> None:
-    """GIVEN a German TD1 card's number KA63062 whose K the recogniser read as '<' (K weighs 20,
-    '<' 0: alike mod 10, so the check digit passes)
-    THEN the number read, A63062, is not valid: a number starts at its field's first position."""
-    read = (
-        "C<D<<<A63062<<7<<<<<<<<<<<<<<<",
-        "0304199F3505311D<<<<<<<<<<<<<0",
-        "KHAN<<MARIA<<<<<<<<<<<<<<<<<<<",
-    )
-    truth = ("C<D<<KA63062<<7<<<<<<<<<<<<<<<", *read[1:])
-    assert parse_mrz(truth, today=TODAY).fields["document_number"].valid is True
-    number = parse_mrz(read, today=TODAY).fields["document_number"]
-    assert number.value == "A63062" and parse_mrz(read, today=TODAY).check_digits["document_number"]
-    assert number.valid is False
-
-
-def test_a_document_number_read_with_filler_inside_it_is_invalid_though_its_check_passes() -> None:
-    """GIVEN a card's number JO0V0KKJ whose two K the recogniser read as '<' (the check digit
-    passes: K and '<' weigh alike)
-    THEN the number read, JO0V0J, is not valid: filler only pads a number's end."""
-    read = (
-        "I<D<<JO0V0<<J<9<<<<<<<<<<<<<<<",
-        "0304199F3505311D<<<<<<<<<<<<<0",
-        "KHAN<<MARIA<<<<<<<<<<<<<<<<<<<",
-    )
-    truth = ("I<D<<JO0V0KKJ<9<<<<<<<<<<<<<<<", *read[1:])
-    assert parse_mrz(truth, today=TODAY).fields["document_number"].valid is True
-    number = parse_mrz(read, today=TODAY).fields["document_number"]
-    assert number.value == "JO0V0J" and parse_mrz(read, today=TODAY).check_digits["document_number"]
+@pytest.mark.parametrize(
+    ("truth_line", "read_line", "read_number"),
+    [
+        # a German card's KA63062 whose K the recogniser read as '<' (K weighs 20, '<' 0)
+        ("C<D<<KA63062<<7<<<<<<<<<<<<<<<", "C<D<<<A63062<<7<<<<<<<<<<<<<<<", "A63062"),
+        # a card's JO0V0KKJ whose two K it read as '<': filler inside the number
+        ("I<D<<JO0V0KKJ<9<<<<<<<<<<<<<<<", "I<D<<JO0V0<<J<9<<<<<<<<<<<<<<<", "JO0V0J"),
+    ],
+)
+def test_a_document_number_read_with_filler_before_a_character_is_invalid_though_its_check_passes(
+    truth_line: str, read_line: str, read_number: str
+) -> None:
+    """GIVEN a TD1 number whose K the recogniser read as '<' (alike mod 10: the check digit passes)
+    THEN the number read is not valid: a number starts at its field's first position, and
+    filler only pads its end."""
+    rest = ("0304199F3505311D<<<<<<<<<<<<<0", "KHAN<<MARIA<<<<<<<<<<<<<<<<<<<")
+    assert parse_mrz((truth_line, *rest), today=TODAY).fields["document_number"].valid is True
+    parsed = parse_mrz((read_line, *rest), today=TODAY)
+    number = parsed.fields["document_number"]
+    assert number.value == read_number and parsed.check_digits["document_number"]
     assert number.valid is False
 
 
