@@ -43,6 +43,7 @@ from engines.classify import (
 from engines.deblur import deblurred, motion_blur_of
 from engines.images import decode_image
 from engines.layout import PageText, page_from_text_layer
+from engines.mrz.page_reading import codes_read_otherwise
 from engines.mrz.reader import MrzFieldReading, MrzReading, looks_like_mrz_line, read_mrz
 from engines.mrz.visual_zone import (
     CROSS_CHECKED_FIELDS,
@@ -482,6 +483,11 @@ def _result_from_mrz(
         for name, f in reading.fields.items()
     }
     fields = _doubt_states_a_letter_apart(fields)
+    read_otherwise = sorted(
+        codes_read_otherwise(reading.repair.lines, reading.parse.format, page_text) & fields.keys()
+    )
+    for name in read_otherwise:
+        fields[name] = replace(fields[name], valid=False)
     if number_in_doubt:
         fields["document_number"] = replace(fields["document_number"], valid=False)
     elif "document_number" in printed and fields["document_number"].valid:
@@ -533,6 +539,11 @@ def _result_from_mrz(
                 )
                 if part
             ),
+        ),
+        Check(
+            "mrz_read_alike_by_page_ocr",
+            not read_otherwise,
+            "the page's OCR reads another valid code: " + ", ".join(read_otherwise) if read_otherwise else "",
         ),
         *spelling_checks,
     ]

@@ -443,9 +443,24 @@ def _heads_a_ledger_column(index: PageIndex, cand: Candidate, parse: Parser) -> 
 
 
 def _heads_columns(index: PageIndex, caption: Line) -> bool:
-    """Does ``caption`` stand in a row of column captions (two more, without digits, beside it)?"""
+    """Does ``caption`` stand in a row of column captions (two more, without digits, beside it)?
+    A colon ends a label whose value follows it in the row ("Date d'arrêté: 01/09/2024 | Code
+    BIC: OJWNFRZV" heads no column, whatever ledger runs below), never a column's caption."""
+    if _is_keyed_label(caption):
+        return False
     row = index.rows[index.row_of(caption)]
-    return sum(1 for line in row if line is not caption and not any(ch.isdigit() for ch in line.text)) >= 2
+    return (
+        sum(
+            1
+            for line in row
+            if line is not caption and not _is_keyed_label(line) and not any(ch.isdigit() for ch in line.text)
+        )
+        >= 2
+    )
+
+
+def _is_keyed_label(line: Line) -> bool:
+    return line.text.rstrip().endswith(":")
 
 
 def _dates_under(index: PageIndex, top: Line, parse: Parser) -> bool:

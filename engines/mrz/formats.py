@@ -4,7 +4,8 @@ Everything that knows *where* a field sits lives here, so parsing, OCR repair an
 format-constrained decoder agree on one description. Each line has a *class template*: one
 letter per character position saying which characters may appear there:
 
-- ``L``  a letter (first character of the document code)
+- ``L``  the first character of the document code: A, C or I on a card, P on a passport, V on
+         a visa (9303 Parts 4 to 7); no other letter opens one
 - ``a``  a letter or the filler ``<`` (names, country codes, document type)
 - ``x``  a letter, a digit or ``<`` (document numbers, optional data)
 - ``n``  a digit (dates)
@@ -25,7 +26,7 @@ FILLER = "<"
 ALPHABET = DIGITS + LETTERS + FILLER
 
 CLASS_CHARS: dict[str, str] = {
-    "L": LETTERS,
+    "L": "ACIPV",
     "a": LETTERS + FILLER,
     "x": ALPHABET,
     "n": DIGITS,

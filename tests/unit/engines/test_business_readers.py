@@ -1743,6 +1743,32 @@ def test_a_ledgers_value_date_read_level_with_its_caption_is_not_the_statements_
     assert read_bank_statement([page(rows, source="ocr")]).fields["document_date"].value == "2023-03-05"
 
 
+def test_a_labels_date_beside_it_over_a_ledgers_date_column_is_the_statements_date() -> None:
+    """GIVEN a French statement printing "Date d'arrêté: 01/09/2024" in a row with "Code BIC:
+    OJWNFRZV", over a ledger whose value dates run in a column under that date, and whose last
+    page's ledger holds a single movement
+    THEN the statement's date is 2024-09-01: a label ending in a colon has its value beside it
+    and heads no ledger column (the last movement's date, 2024-08-31, was once approved)."""
+    rows = [
+        (0.04, [(0.6, "Banque Oakridge")]),
+        (0.10, [(0.11, "ÉLODIE MATHIEU MOREAU-BERNARD")]),
+        (0.12, [(0.11, "131 CHEMIN DU GÉNÉRAL DE GAULLE")]),
+        (0.14, [(0.11, "35000 RENNES")]),
+        (0.20, [(0.11, "Date d'arrete:"), (0.30, "01/09/2024"), (0.52, "Code BIC:"), (0.64, "OJWNFRZV")]),
+        (0.22, [(0.11, "Période:"), (0.25, "du 01/08/2024 au 31/08/2024")]),
+        (0.30, [(0.11, "Date opé."), (0.22, "Valeur"), (0.30, "Libellé"), (0.82, "Montant")]),
+        (0.32, [(0.11, "01/08/2024"), (0.22, "01/08/2024 VIR PERMANENT LOYER"), (0.82, "986,70 -")]),
+        (0.34, [(0.11, "01/08/2024"), (0.22, "01/08/2024 RETRAIT DAB"), (0.82, "20,00 -")]),
+        (0.36, [(0.11, "02/08/2024"), (0.22, "02/08/2024 CB VALMONT CAFE"), (0.82, "38,05 -")]),
+    ]
+    last = [
+        (0.04, [(0.11, "Date opé."), (0.22, "Valeur"), (0.30, "Libellé"), (0.82, "Montant")]),
+        (0.06, [(0.11, "31/08/2024"), (0.22, "31/08/2024 FRAIS"), (0.82, "4,00 -")]),
+    ]
+    statement = read_bank_statement([page(rows, source="ocr"), page(last, source="ocr", number=2)])
+    assert statement.fields["document_date"].value == "2024-09-01"
+
+
 @pytest.mark.parametrize(
     ("street", "doubted"),
     [

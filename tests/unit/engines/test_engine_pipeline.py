@@ -310,6 +310,32 @@ def test_an_mrz_nationality_no_state_has_is_invalid() -> None:
     assert result.fields["issuing_country"].valid is not False  # UTO, the specimen state, is known
 
 
+def test_an_issuing_state_page_ocr_reads_as_another_state_goes_to_a_person(passport_page: bytes) -> None:
+    """GIVEN a passport whose MRZ reader read the issuing state UTO, and a page whose own OCR read
+    the MRZ's first line with URY (Uruguay) there, or with UTO
+    THEN a state two readers read as two real states is invalid with a failed check (a clean card
+    of seed 74 read HND for IND was once approved); an agreeing page leaves it alone."""
+    reading = read_mrz(decode_image(passport_page))
+    assert reading is not None
+
+    def result(first_line: str) -> EngineResult:
+        lines = (
+            Line("PASSPORT", 0.95, (0.1, 0.1, 0.6, 0.14), 1),
+            Line(first_line, 0.9, (0.1, 0.8, 0.9, 0.84), 1),
+        )
+        return _result_from_mrz(reading, PageText(1, lines, "ocr"), pages=1, hint=None, timer=_Timer())
+
+    disputed = result("P<URYERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<")
+    assert (disputed.fields["issuing_country"].value, disputed.fields["issuing_country"].valid) == (
+        "UTO",
+        False,
+    )
+    assert [c.passed for c in disputed.checks if c.name == "mrz_read_alike_by_page_ocr"] == [False]
+    agreeing = result(TD3[0])
+    assert agreeing.fields["issuing_country"].valid is not False
+    assert [c.passed for c in agreeing.checks if c.name == "mrz_read_alike_by_page_ocr"] == [True]
+
+
 def test_a_photo_whose_small_print_nothing_classifies_is_read_again_enlarged() -> None:
     """GIVEN a generated phone photo of a water bill (blurred, downscaled to half, its captions in
     small grey print) whose words OCR at the usual size cannot classify

@@ -45,6 +45,15 @@ def test_letter_position_reads_a_digit_lookalike_as_its_letter() -> None:
     assert decoded is not None and decoded.text == "UTO"
 
 
+def test_a_document_codes_first_letter_is_one_a_document_can_open_with() -> None:
+    """GIVEN a card's first line whose opening I the recogniser read as H (0.6 against 0.3), as a
+    crop tight on the left edge of a clean card of seed 74 did
+    THEN the document code's first position reads I: only A, C, I, P and V open a code."""
+    steps = [{"H": 0.6, "I": 0.3}, {"H": 0.6, "I": 0.3}, "blank", *spell("DIND")]
+    decoded = decode_line(frames(*steps), VOCABULARY, "Laaaa", CLASS_CHARS)
+    assert decoded is not None and decoded.text == "IDIND"
+
+
 def test_alphanumeric_position_keeps_what_was_read() -> None:
     decoded = decode_line(frames(*spell("L8O")), VOCABULARY, "xxx", CLASS_CHARS)
     assert decoded is not None and decoded.text == "L8O"

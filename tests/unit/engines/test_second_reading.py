@@ -207,3 +207,22 @@ def test_an_accent_our_languages_hardly_write_gets_no_cross_check():
     frame = PageFrame(turn=0, skew=0.0, width=900, height=300)
     confirmed, _ = confirm_fields(fields, [page], {1: frame})
     assert confirmed["address_city"].value == "DÛSSELDORF" and confirmed["address_city"].valid is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [
+        ("31 CHAPEL STREET", "3 1 Chapel Street", "31 CHAPEL STREET"),
+        ("12546 LINCOLN RD", "1254 6 Lincoln Rd", "12546 LINCOLN RD"),
+        ("FLAT 5 167 BEECH ROAD", "Flat 5 167 Beech Road", "FLAT 5 167 BEECH ROAD"),  # PP-OCR's space
+    ],
+)
+def test_a_space_only_tesseract_reads_inside_a_number_is_no_word_space(
+    first: str, second: str, merged: str
+) -> None:
+    """GIVEN a house number PP-OCR read whole that Tesseract split at a "1"'s wide side bearing
+    THEN the number stays whole, and since the readers disagreed on it, the merge claims no
+    agreement (the value earns no cross-check); a space PP-OCR read itself stands."""
+    result = _merged(first, second)
+    assert result is not None and result.value == merged
+    assert result.spaces_overruled is (first != second.upper())
