@@ -247,9 +247,44 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
         return customer is not None and line is customer.line
 
     top = organisation_at_top(indexes[0], skip=skip)
+    sender = _sender_of_return_line(indexes[0])
+    if sender is not None and (top is None or _compact(top.value) != _compact(sender.value)):
+        # a windowed letter names its sender above the addressee: a customer whose legal form
+        # outranks the letterhead's ("Vertex Logistics Inc" under "Meridian Co.") is no vendor
+        return sender, 0.75
     if top is None or (customer is not None and top.value == customer.value):
         return None, 0.0
     return top, 0.75 if top.raw else 0.55
+
+
+# The return line a windowed letter (DIN 5008) prints over the addressee: the sender's name, then
+# its address, parted by middle dots or bars ("Meridian Co. · 9282 S Maple Avenue · Houston TX").
+_RETURN_LINE_PARTS = re.compile(r"\s*[\u00b7\u2022|]\s*")
+_RETURN_LINE_SEARCH = 14  # first lines of the page
+
+
+def _sender_of_return_line(index: PageIndex) -> Candidate | None:
+    """The sender a windowed letter's return line names: its letterhead's line where the page
+    prints the same name on its own, else the line's first part."""
+    top_lines = list(index.page.lines)[:_RETURN_LINE_SEARCH]
+    for line in top_lines:
+        parts = _RETURN_LINE_PARTS.split(line.text)
+        name = parts[0].strip()
+        if (
+            len(parts) < 3
+            or not any(re.search(r"\d", part) for part in parts[1:])
+            or re.search(r"\d", name)
+            or is_title(name)
+            or not looks_like_name(name)
+        ):
+            continue
+        value = clean_organisation(name)
+        for other in top_lines:
+            if other is not line and _compact(clean_organisation(other.text)) == _compact(value):
+                return Candidate(value, other.text, other, other.bbox, None, "top")
+        start = line.text.find(name)
+        return Candidate(value, name, line, line.span_bbox(start, start + len(name)), None, "top")
+    return None
 
 
 # A lower-case l among capitals and digits: OCR's reading of an I or a 1 ("T1l-11949" of TI-11949).

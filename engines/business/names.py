@@ -168,11 +168,22 @@ _BOILERPLATE = re.compile(
 )
 
 
+# A letter's salutation: words only a greeting opens with, or a short greeting word before a name
+# and the comma that ends a salutation ("Hi Chloe," heads a phone bill whose letterhead OCR lost).
+_GREETING = re.compile(
+    r"^\W*(?:(?:dear|sehr\s+geehrte[rs]?|geachte|estimad[oa]s?|gentile|egregi[oa])\s"
+    r"|(?:hi|hello|hallo|bonjour|buongiorno|hola|beste|liebe[rs]?|cher|ch[eè]re|car[oa]|querid[oa])\s[^,]*,\s*$)",
+    re.IGNORECASE,
+)
+
+
 def is_boilerplate(text: str) -> bool:
-    """A courtesy sentence ("Thank you for your order.", "Hartelijk dank voor uw opdracht."),
-    never a party's name, though it may sit where one does."""
+    """A courtesy sentence ("Thank you for your order.", "Hartelijk dank voor uw opdracht.") or a
+    salutation ("Dear Ms Weber,"), never a party's name, though it may sit where one does."""
     lower_words = [w for w in text.split() if w.isalpha() and w.islower()]
-    return bool(_BOILERPLATE.search(text)) or (len(lower_words) >= 3 and text.rstrip().endswith((".", "!")))
+    return bool(_BOILERPLATE.search(text) or _GREETING.search(text)) or (
+        len(lower_words) >= 3 and text.rstrip().endswith((".", "!"))
+    )
 
 
 _BUSINESS_WORD = re.compile(
@@ -206,7 +217,7 @@ def is_header_noise(line: Line) -> bool:
         or looks_like_date_or_time(text)
         or looks_like_page_number(text)
         or is_title(text)
-        or bool(_BOILERPLATE.search(text))
+        or is_boilerplate(text)
         or any(a.decimals == 2 for a in amounts)
     )
 

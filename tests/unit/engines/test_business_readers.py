@@ -157,6 +157,29 @@ def test_a_logos_initial_beside_the_vendor_is_no_french_a_naming_the_customer() 
     )
 
 
+@pytest.mark.parametrize("letterhead", [True, False])
+def test_a_windowed_letters_return_line_names_the_vendor_over_a_customer_with_a_legal_form(
+    letterhead: bool,
+) -> None:
+    """GIVEN a DIN 5008 invoice from "Meridian Co." (no legal form the engine knows) whose return
+    line over the window names it, addressed to "Vertex Logistics Inc", with or without the
+    letterhead read on its own line
+    THEN the vendor is Meridian Co. and the customer Vertex Logistics Inc: the customer's legal
+    form once outranked the letterhead, and the customer was approved as the vendor."""
+    rows = [
+        (0.03, [(0.06, "Meridian Co.")] if letterhead else [(0.6, "Seite 1")]),
+        (0.08, [(0.06, "Meridian Co.·9282SMaple Avenue·HoustonTX 77001-2902")]),
+        (0.10, [(0.06, "Vertex Logistics Inc"), (0.60, "Invoice #"), (0.80, "RE202327342")]),
+        (0.12, [(0.06, "5469 E PARK LN"), (0.60, "Issue date"), (0.80, "Jan 19, 2023")]),
+        (0.14, [(0.06, "NASHVILLE, TN 37268")]),
+        (0.40, [(0.60, "Subtotal"), (0.82, "1,000.00")]),
+        (0.42, [(0.60, "Tax 8.875%"), (0.82, "88.75")]),
+        (0.44, [(0.60, "Total"), (0.82, "1,088.75")]),
+    ]
+    got = values(read_invoice([page(rows)]))
+    assert (got["vendor_name"], got["customer_name"]) == ("MERIDIAN CO.", "VERTEX LOGISTICS INC")
+
+
 def test_a_letterhead_set_wide_is_one_name_with_its_legal_form() -> None:
     """GIVEN a Spanish invoice whose letterhead and "DE" block print "Westerbrook Artes
     Gráficas S.A." so widely spaced that OCR detects two pieces on one row, and whose client
@@ -512,6 +535,23 @@ def test_a_title_addressed_to_the_reader_is_not_the_issuer(title: str) -> None:
     got = values(read_proof_of_address([page(rows)]))
     assert got["issuer_name"] == "LEVANTE MOBILE"
     assert got["full_name"] == "JONAS WEBER"
+
+
+def test_a_salutation_heading_a_bill_whose_letterhead_ocr_lost_is_not_the_issuer() -> None:
+    """GIVEN a phone bill photo whose letterhead OCR could not read, so that "Hi Chloe," is the
+    first line of the page
+    THEN the issuer is not found rather than "HI CHLOE" (once read at 0.99)."""
+    rows: list[Row] = [
+        (0.02, [(0.06, "Hi Chloe,")]),
+        (0.06, [(0.06, "12/30/2024"), (0.6, "$64.84")]),
+        (0.10, [(0.06, "Chloe Megan Nguyen-O'Brien")]),
+        (0.12, [(0.06, "1124 S Lakeview Ct Unit 10B")]),
+        (0.14, [(0.06, "Springfield, IL 62779")]),
+        (0.30, [(0.06, "TOTAL AMOUNT DUE"), (0.8, "$64.84")]),
+    ]
+    got = values(read_proof_of_address([page(rows, source="ocr")]))
+    assert got["issuer_name"] is None
+    assert got["full_name"] == "CHLOE MEGAN NGUYEN-O'BRIEN"
 
 
 def test_a_page_number_in_the_top_corner_is_not_the_issuer() -> None:
@@ -1110,6 +1150,12 @@ def test_a_short_tax_qualifier_is_glued_only_to_a_tax(text: str, line_labels: li
         ("J. R. R. Tolkien Ltd.", False),
         ("Dankwart Meier", False),
         ("Ville de la Rochelle", False),
+        ("Hi Chloe,", True),  # a salutation
+        ("Dear Ms Weber", True),
+        ("Sehr geehrte Frau Koch,", True),
+        ("Hilton Garden Inn", False),
+        ("Hi-Tech Solutions Ltd", False),
+        ("Caro Supermercati S.r.l.", False),
     ],
 )
 def test_a_courtesy_sentence_is_never_a_party_name(text: str, boilerplate: bool) -> None:
