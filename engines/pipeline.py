@@ -32,7 +32,11 @@ import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.business.accents import restore_customary_accents, share_accents_of_one_name
-from engines.business.name_spelling import MRZ_NAME_FIELDS, doubt_uncommon_spellings
+from engines.business.name_spelling import (
+    MRZ_NAME_FIELDS,
+    doubt_uncommon_spellings,
+    share_spacing_of_one_name,
+)
 from engines.classify import (
     DOCUMENT_TYPES,
     Classification,
@@ -247,7 +251,9 @@ def _read(
     if extracted is not None and document_type in _BUSINESS_READERS:
         with timer.section("second_reading"):
             confirmed, second_checks = confirm_fields(extracted.fields, images, frames)
-            accented = share_accents_of_one_name(restore_customary_accents(confirmed))
+            accented = share_spacing_of_one_name(
+                share_accents_of_one_name(restore_customary_accents(confirmed))
+            )
             spelled, spelling_checks = doubt_uncommon_spellings(accented)
             extracted = replace(extracted, fields=spelled)
             second_checks += spelling_checks

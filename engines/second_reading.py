@@ -181,6 +181,7 @@ def _merged_at(first: str, located: tuple[list[_Char], int, int], *, person: boo
     letter_spacing = _letter_spacing(spaces - first_spaces, first_spaces, target, _one_letter_words(window))
     letter_spacing |= _gaps_inside_a_word(spaces - first_spaces, window, person=person)
     letter_spacing |= _gaps_inside_a_number(spaces - first_spaces, target)
+    letter_spacing |= _gaps_after_a_camel_case_capital(spaces - first_spaces, window)
     spaces -= letter_spacing
     merged: list[str] = []
     letters_seen = 0
@@ -227,6 +228,28 @@ def _letter_spacing(
         singles = sum(1 for a, b in pairwise(cuts) if b - a == 1 and a not in one_letter_words)
         if singles >= 2 or (cuts[-1] - cuts[-2] == 1 and cuts[-2] not in one_letter_words):
             dropped.update(inside)
+    return dropped
+
+
+def _gaps_after_a_camel_case_capital(extra: set[int], window: list[_Char]) -> set[int]:
+    """Tesseract's spaces between a capital that follows a lower-case letter and a lower-case
+    letter: "RiversideN et" of "RiversideNet", where a capital's wide side bearing passed for a
+    word space and the piece after it ("et") is a word of its own in French."""
+    dropped: set[int] = set()
+    letters_seen = 0
+    for offset, (char, spelling, _, lower) in enumerate(window):
+        if (
+            offset >= 2
+            and letters_seen in extra
+            and lower
+            and char.isalpha()
+            and not window[offset - 1][3]
+            and window[offset - 1][0].isalpha()
+            and window[offset - 2][3]
+            and not window[offset - 1][2]
+        ):
+            dropped.add(letters_seen)
+        letters_seen += len(spelling)
     return dropped
 
 

@@ -45,6 +45,7 @@ from engines.business.names import (
     looks_like_name,
     looks_like_phone,
     looks_like_web,
+    names_a_business,
     organisation_at_top,
     respace_fields,
     with_ordinal_indicators,
@@ -274,13 +275,13 @@ def _assemble(
 
 
 def _issuers_own(index: PageIndex, block: AddressBlock, issuer: str | None) -> bool:
-    """Is ``block`` the issuer's letterhead: its name the issuer's, and a legal form or the
-    issuer's phone or web address set under it? (A page whose top line is the addressee, no
+    """Is ``block`` the issuer's letterhead: its name the issuer's, and a business's (a legal form,
+    a bank's or utility's word) or the issuer's phone or web address set under it? (A page whose top line is the addressee, no
     letterhead read, has the addressee's name as its "issuer" too.)"""
     if not (issuer and block.name_text and _same_organisation(canonical_name(block.name_text), issuer)):
         return False
-    if LEGAL_SUFFIX.search(block.name_text):
-        return True
+    if names_a_business(block.name_text):
+        return True  # a letterhead's legal form, or its bank's or utility's word (CAJA MERIDIAN)
     last = block.city.line
     under = [
         line

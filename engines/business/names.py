@@ -189,9 +189,16 @@ def is_boilerplate(text: str) -> bool:
 _BUSINESS_WORD = re.compile(
     r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
     r"SUPPLIES|STATIONERY|SERVICES|SOLUTIONS|GROUP|HOLDINGS|COMPANY|BANK|BANQUE|BANCO|BANCA|SPARKASSE|"
-    r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|PHARMACY|MARKET|SHOP|HOTEL)(?![A-Za-z])",
+    r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|PHARMACY|MARKET|SHOP|HOTEL|"
+    r"CAJA|CAIXA|CASSA|SAVINGS|STADTWERKE)(?![A-Za-z])",
     re.IGNORECASE,
 )
+
+
+def names_a_business(text: str) -> bool:
+    """Does ``text`` carry a legal form or a word only a business's name holds (BANK, CAJA,
+    STADTWERKE)? No person is called so."""
+    return bool(LEGAL_SUFFIX.search(text) or _BUSINESS_WORD.search(text))
 
 
 def is_header_noise(line: Line) -> bool:

@@ -940,6 +940,25 @@ def test_the_issuers_own_address_is_never_the_addressees() -> None:
     assert (got["full_name"], got["address_city"], got["issuer_name"]) == (None, None, "GAZ DE NEUCHATEL")
 
 
+def test_a_banks_letterhead_block_is_never_the_account_holders_address() -> None:
+    """GIVEN a Spanish statement photo whose bank prints its name and address at the top
+    ("CAJA MERIDIAN", no legal form, no phone read) and whose holder's block OCR could not parse
+    THEN the bank's block is not taken for the holder's (CAJA MERIDIAN was read as the holder at
+    0.98): a bank's word in the letterhead's name makes the block the issuer's own."""
+    rows = [
+        (0.04, [(0.10, "CAJA MERIDIAN")]),
+        (0.06, [(0.10, "Calle Mayor 10")]),
+        (0.08, [(0.10, "48059 Bilbao")]),
+        (0.14, [(0.10, "D. Francsco Gomeu Semano")]),
+        (0.16, [(0.10, "Camino de a Prinoes la")]),
+        (0.18, [(0.10, "28081 Madnd!")]),
+        (0.30, [(0.10, "Extracto de movimientos")]),
+    ]
+    got = values(read_bank_statement([page(rows, source="ocr")]))
+    assert got["full_name"] != "CAJA MERIDIAN" and got["account_holder"] != "CAJA MERIDIAN"
+    assert got["issuer_name"] == "CAJA MERIDIAN"
+
+
 def test_a_postcode_under_its_street_with_the_town_line_unread_still_gives_the_address() -> None:
     """GIVEN a British bill whose addressee block OCR read as name, street and postcode, the
     town's line lost

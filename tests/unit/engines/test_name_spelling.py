@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engines.business.name_spelling import CHECK_NAME, doubt_uncommon_spellings, doubtful_words, respelled
+from engines.business.name_spelling import (
+    CHECK_NAME,
+    doubt_uncommon_spellings,
+    doubtful_words,
+    respelled,
+    share_spacing_of_one_name,
+)
 from engines.types import FieldResult
 
 
@@ -87,3 +93,33 @@ def test_a_respelled_name_stays_doubted() -> None:
     assert out["full_name"].value == "ILARIA ROSSI"
     assert out["full_name"].confidence == pytest.approx(0.48)
     assert [(c.name, c.passed) for c in checks] == [(CHECK_NAME, False)]
+
+
+@pytest.mark.parametrize(
+    ("addressee", "holder", "parted", "doubted"),
+    [
+        ("J EAN-LUC GAUTHIER", "JEAN-LUC GAUTHIER", "JEAN-LUC GAUTHIER", False),  # an initial split off
+        ("ASMITH", "A SMITH", "A SMITH", False),  # an initial glued on
+        ("MARIA KOWALSKA", "MARIA KOWALSKA", "MARIA KOWALSKA", False),
+        ("ZYX QWV", "ZY XQWV", None, True),  # no common name settles it
+    ],
+)
+def test_one_persons_name_read_with_two_partings_takes_the_one_of_common_names(
+    addressee: str, holder: str, parted: str | None, doubted: bool
+) -> None:
+    """GIVEN a statement whose addressee and account holder hold the same letters, parted alike
+    or not (the second reader split "JEAN" into "J EAN" in one of them: approved so once)
+    THEN both take the parting whose words more common names are; where neither has more, both
+    keep their readings at half their raw confidence."""
+    fields = {
+        "full_name": FieldResult(addressee, 0.8, 1, (0.1, 0.1, 0.3, 0.12), "ocr", True),
+        "account_holder": FieldResult(holder, 0.8, 1, (0.1, 0.2, 0.3, 0.22), "ocr", True),
+    }
+    out = share_spacing_of_one_name(fields)
+    if parted is not None:
+        assert (out["full_name"].value, out["account_holder"].value) == (parted, parted)
+    else:
+        assert (out["full_name"].value, out["account_holder"].value) == (addressee, holder)
+    assert (
+        [out[n].confidence for n in ("full_name", "account_holder")] == [0.4, 0.4] if doubted else [0.8, 0.8]
+    )

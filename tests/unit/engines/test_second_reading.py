@@ -226,3 +226,21 @@ def test_a_space_only_tesseract_reads_inside_a_number_is_no_word_space(
     result = _merged(first, second)
     assert result is not None and result.value == merged
     assert result.spaces_overruled is (first != second.upper())
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged", "overruled"),
+    [
+        ("RIVERSIDENET", "RiversideN et", "RIVERSIDENET", True),
+        ("MCDONALD", "McD onald", "MCDONALD", True),
+        ("DUPONT ET FILS", "DUPONT et FILS", "DUPONT ET FILS", False),  # a capital word, then "et"
+    ],
+)
+def test_a_space_after_a_camel_case_capital_is_no_word_space(
+    first: str, second: str, merged: str, overruled: bool
+) -> None:
+    """GIVEN a camel-case name PP-OCR read whole ("RiversideNet") that Tesseract parted after its
+    capital N ("RiversideN et": "et" is a French word, so the space once stood, and was approved)
+    THEN the name stays whole, unconfirmed; a lower-case word after a word in capitals stays apart."""
+    result = _merged(first, second)
+    assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
