@@ -244,3 +244,21 @@ def test_a_space_after_a_camel_case_capital_is_no_word_space(
     THEN the name stays whole, unconfirmed; a lower-case word after a word in capitals stays apart."""
     result = _merged(first, second)
     assert result is not None and (result.value, result.spaces_overruled) == (merged, overruled)
+
+
+def test_an_accent_over_a_capital_above_a_box_tight_on_the_line_is_read():
+    """GIVEN a street printed in capitals whose box PP-OCR drew tight on the capitals, the acute
+    over "ALLÉE"'s É above it (both readers once agreed on ALLEE there, and it was approved)
+    THEN the second reader's crop reaches above the box, reads the accent, and the street gets it."""
+    image = Image.new("RGB", (900, 300), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, 34)
+    text = "25 ALLÉE VICTOR HUGO"
+    draw.text((80, 120), text, fill=(20, 20, 30), font=font)
+    x0, _, x1, y1 = draw.textbbox((80, 120), "25 ALLEE VICTOR HUGO", font=font)
+    cap_top = draw.textbbox((80, 120), "A", font=font)[1]
+    page = np.asarray(image)[:, :, ::-1].copy()
+    box = (x0 / 900, cap_top / 300, x1 / 900, (y1 + 1) / 300)
+    fields = {"address_street": FieldResult("25 ALLEE VICTOR HUGO", 0.9, 1, box, "ocr")}
+    confirmed, _ = confirm_fields(fields, [page], {1: PageFrame(turn=0, skew=0.0, width=900, height=300)})
+    assert confirmed["address_street"].value == "25 ALLÉE VICTOR HUGO"
