@@ -731,6 +731,19 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("convocatoria", 2),
         ("convocazione", 2),
         ("uitnodiging", 2),
+        # a product's data sheet: its maker's name, its power draw ("Consommation 12 W") and its
+        # maker's address line read like a utility's bill
+        ("fiche technique", 3),
+        ("datasheet", 3),
+        ("data sheet", 3),
+        ("datenblatt", 3),
+        ("technische daten", 2.5),
+        ("ficha técnica", 3),
+        ("scheda tecnica", 3),
+        ("technische fiche", 3),
+        ("technical specifications", 2.5),
+        ("indice de protection", 2),
+        ("schutzart", 2),
     ),
 }
 

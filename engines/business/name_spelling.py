@@ -8,8 +8,10 @@ name people have, while the spelling one confusion away is (engines.business.com
 
 A word is doubted only then: a name that is common as read, or unknown and near no common
 name, is left alone (an unknown name is no evidence of a misreading). Accents are doubted only
-when the reading has some and they differ from every common spelling of the same letters: a
-name printed without its accents ("GONZALEZ" on an English statement) is printed so.
+when the reading has some and they differ from every common spelling of the same letters, or
+when another word of the name has some and this one, which every common spelling accents, has
+none (LEMAITRE beside FRANÇOIS): a name printed without any accents ("GONZALEZ" on an English
+statement) is printed so.
 
 A doubted word whose confusions lead to exactly one common name is also respelled to it
 (LLARIA → ILARIA, a sans-serif I taken for l; HÊLÈNE → HÉLÈNE, a tilted photo's acute read as a
@@ -91,12 +93,17 @@ _SPELLINGS = _spellings_by_letters()
 def doubtful_words(value: str) -> list[str]:
     """The words of a person's name that look misread (see the module docstring)."""
     doubtful = []
-    for word in _WORD.findall(_upper(value)):
+    words = _WORD.findall(_upper(value))
+    # a name whose words carry accents is printed with them: a word of it without any, whose every
+    # common spelling has some (LEMAITRE beside FRANÇOIS, of LEMAÎTRE), lost them to OCR
+    printed_with_accents = any(_plain(word) != word for word in words)
+    for word in words:
         if len(word) < 3 or word in _COMMON:
             continue
         letters = _plain(word)
         if letters in _SPELLINGS:
-            if letters != word:  # accents read, and no common spelling has these
+            # accents read that no common spelling has, or none where the print has them
+            if letters != word or printed_with_accents:
                 doubtful.append(word)
         elif any(variant in _SPELLINGS for variant in _confusion_variants(letters)):
             doubtful.append(word)
@@ -157,6 +164,7 @@ def respelled(value: str, *, plain: bool = False) -> str:
     respelled: another case would be changed by more than the letter."""
     if value != _upper(value):
         return value
+    printed_with_accents = any(_plain(word) != word for word in _WORD.findall(value))
 
     def likely(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -164,8 +172,9 @@ def respelled(value: str, *, plain: bool = False) -> str:
             return word
         letters = _plain(word)
         if letters in _SPELLINGS:
-            # the letters a common name's: only accents no common spelling has are in doubt
-            if letters == word:
+            # the letters a common name's: only accents no common spelling has are in doubt, or
+            # accents lost where the name's other words show the print has them
+            if letters == word and not printed_with_accents:
                 return word
             names = {letters}
         else:

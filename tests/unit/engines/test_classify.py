@@ -809,3 +809,22 @@ def test_an_invitation_that_thanks_for_a_letter_is_other() -> None:
         "Mit freundlichen Grüßen",
     )
     assert classify_text([page]).document_type == "other"
+
+
+def test_a_products_data_sheet_from_an_electricians_firm_is_other() -> None:
+    """GIVEN a French data sheet from "Ashby Electricité EURL" listing a device's power draw
+    ("Consommation 12W") and closing with its maker's address line
+    THEN it is other: once read as a proof of address for its maker's and its words."""
+    page = _page(
+        "Ashby Electricite EURL",
+        "Fiche technique",
+        "Mistral Pro40",
+        "Caracteristique",
+        "Valeur",
+        "Dimensions 120x80x35mm",
+        "Tension de service 230V AC",
+        "Consommation 12W",
+        "Indice de protection IP54",
+        "Ashby ElectricitéEURL ·161ALLEE NATIONALE ·33300BORDEAUX",
+    )
+    assert classify_text([page]).document_type == "other"

@@ -123,3 +123,21 @@ def test_one_persons_name_read_with_two_partings_takes_the_one_of_common_names(
     assert (
         [out[n].confidence for n in ("full_name", "account_holder")] == [0.4, 0.4] if doubted else [0.8, 0.8]
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "doubted", "shown"),
+    [
+        ("FRANÇOIS SOPHIE LEMAITRE", ["LEMAITRE"], "FRANÇOIS SOPHIE LEMAÎTRE"),  # its Ç shows accents printed
+        ("FRANCOIS SOPHIE LEMAITRE", [], "FRANCOIS SOPHIE LEMAITRE"),  # printed without any
+    ],
+)
+def test_a_word_without_the_accents_its_names_other_words_show_is_doubted(
+    value: str, doubted: list[str], shown: str
+) -> None:
+    """GIVEN an addressee read with FRANÇOIS's cedilla but LEMAÎTRE without its circumflex (both
+    readers lost it on a photo, and the name was approved)
+    THEN LEMAITRE is doubted and shown as LEMAÎTRE, its one common spelling; a name read without
+    any accent was printed so and is left alone."""
+    assert doubtful_words(value) == doubted
+    assert respelled(value) == shown
