@@ -58,6 +58,7 @@ from engines.mrz.visual_zone import (
     names_printed_differently,
     names_split_by_print,
     number_ambiguous_in_print,
+    number_lengthened_in_print,
 )
 from engines.page_text import PageFrame, ocr_page_text
 from engines.second_reading import confirm_fields
@@ -470,7 +471,13 @@ def _result_from_mrz(
     number = reading.fields.get("document_number")
     # the print backs another reading of the number that passes the same check digit
     number_in_doubt = print_disputes_number or bool(
-        number and number.value and number.valid and number_ambiguous_in_print(number.value, page_text)
+        number
+        and number.value
+        and number.valid
+        and (
+            number_ambiguous_in_print(number.value, page_text)
+            or number_lengthened_in_print(number.value, page_text)
+        )
     )
     printed = fields_in_visual_zone(values, page_text)
     # a letter read differently in print: one of the two readings is wrong, the check digits

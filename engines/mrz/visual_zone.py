@@ -341,3 +341,25 @@ def number_ambiguous_in_print(value: str, page: PageText) -> bool:
             if _weighted(backed[:i] + other + backed[i + 1 :]) % 10 == target:
                 return True
     return False
+
+
+_NUMBER_FIELD_LENGTH = 9  # the document-number field of every MRZ format
+
+
+def number_lengthened_in_print(value: str, page: PageText) -> bool:
+    """Does the printed page name the MRZ's document number with more characters after it that
+    the check digit cannot tell from the field's filler ("TJY7N9LK" printed, "TJY7N9L<" in the
+    MRZ)? A K, A or U weighs a multiple of ten, as '<' weighs nothing, so the MRZ's reading and
+    the print's pass alike, and a blurred K looks like a chevron: a person decides."""
+    if len(value) < 6 or len(value) >= _NUMBER_FIELD_LENGTH:
+        return False
+    for token in _printed_words(page)[0].split():
+        extra = token[len(value) :]
+        if (
+            token.startswith(value)
+            and extra
+            and len(token) <= _NUMBER_FIELD_LENGTH
+            and all(char.isalnum() and _check_value(char) % 10 == 0 for char in extra)
+        ):
+            return True
+    return False

@@ -10,6 +10,7 @@ from engines.mrz.visual_zone import (
     name_rejoined_by_print,
     name_respaced_by_print,
     names_split_by_print,
+    number_lengthened_in_print,
 )
 
 
@@ -172,3 +173,22 @@ def test_a_filler_read_as_k_between_printed_words_is_parted_back(
     value: str, printed: tuple[str, ...], mended: str
 ) -> None:
     assert name_respaced_by_print(value, _page("ID CARD", *printed, *MRZ_LINES)) == mended
+
+
+@pytest.mark.parametrize(
+    ("printed", "lengthened"),
+    [
+        ("TJY7N9LK", True),  # a K the MRZ read as its filler: both weigh 0 mod 10
+        ("TJY7N9LA", True),
+        ("TJY7N9LB", False),  # a B would fail the check digit the MRZ's reading passes
+        ("TJY7N9L", False),  # the print agrees
+        ("TJY7N9LKKK", False),  # longer than the number's field
+    ],
+)
+def test_a_number_printed_longer_by_what_the_check_digit_reads_as_filler_is_in_doubt(
+    printed: str, lengthened: bool
+) -> None:
+    """GIVEN a passport whose MRZ number reads TJY7N9L (its last K read as filler, and approved)
+    THEN a print showing a character after it that weighs as the filler does puts it in doubt."""
+    page = _page("PASSPORT", "Passport No.", printed, "P<UTOERIKSSON<<ANNA<<<<<<<<<<<<<<<<<<<<<<<<<<")
+    assert number_lengthened_in_print("TJY7N9L", page) is lengthened
