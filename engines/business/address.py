@@ -275,9 +275,10 @@ def _assemble(
 
 
 def _issuers_own(index: PageIndex, block: AddressBlock, issuer: str | None) -> bool:
-    """Is ``block`` the issuer's letterhead: its name the issuer's, and a business's (a legal form,
-    a bank's or utility's word) or the issuer's phone or web address set under it? (A page whose top line is the addressee, no
-    letterhead read, has the addressee's name as its "issuer" too.)"""
+    """Is ``block`` the issuer's letterhead: its name the issuer's, and a business's (a legal
+    form, a bank's or utility's word) or the issuer's phone or web address set under it? (A page
+    whose top line is the addressee, no letterhead read, has the addressee's name as its
+    "issuer" too.)"""
     if not (issuer and block.name_text and _same_organisation(canonical_name(block.name_text), issuer)):
         return False
     if names_a_business(block.name_text):

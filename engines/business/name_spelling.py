@@ -94,9 +94,7 @@ def doubtful_words(value: str) -> list[str]:
     """The words of a person's name that look misread (see the module docstring)."""
     doubtful = []
     words = _WORD.findall(_upper(value))
-    # a name whose words carry accents is printed with them: a word of it without any, whose every
-    # common spelling has some (LEMAITRE beside FRANÇOIS, of LEMAÎTRE), lost them to OCR
-    printed_with_accents = any(_plain(word) != word for word in words)
+    printed_with_accents = _printed_with_accents(words)
     for word in words:
         if len(word) < 3 or word in _COMMON:
             continue
@@ -108,6 +106,12 @@ def doubtful_words(value: str) -> list[str]:
         elif any(variant in _SPELLINGS for variant in _confusion_variants(letters)):
             doubtful.append(word)
     return doubtful
+
+
+def _printed_with_accents(words: list[str]) -> bool:
+    """Does some word of a name carry an accent? Its print writes them then, so a word of it
+    without any, whose every common spelling has some (LEMAITRE beside FRANÇOIS), lost them."""
+    return any(_plain(word) != word for word in words)
 
 
 def _confusion_variants(letters: str) -> set[str]:
@@ -164,7 +168,7 @@ def respelled(value: str, *, plain: bool = False) -> str:
     respelled: another case would be changed by more than the letter."""
     if value != _upper(value):
         return value
-    printed_with_accents = any(_plain(word) != word for word in _WORD.findall(value))
+    printed_with_accents = _printed_with_accents(_WORD.findall(value))
 
     def likely(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -190,8 +194,6 @@ def respelled(value: str, *, plain: bool = False) -> str:
     return _WORD.sub(likely, value)
 
 
-# Fields that name one person on one document (the addressee, the account holder, the customer).
-_SAME_PERSON_FIELDS = ("full_name", "account_holder", "customer_name")
 _NAME_PARTS = re.compile(r"[\s\-']+")
 
 
@@ -201,7 +203,7 @@ def share_spacing_of_one_name(fields: dict[str, FieldResult]) -> dict[str, Field
     "JEAN-LUC GAUTHIER" as holder), each in the parting whose words more common names are; where
     no parting has more, the fields lose half their raw confidence, and a person parts the name."""
     by_letters: dict[str, list[str]] = defaultdict(list)
-    for name in _SAME_PERSON_FIELDS:
+    for name in sorted(NAME_FIELDS):  # one person's: the addressee, the holder, the customer
         f = fields.get(name)
         if f is not None and f.value and f.source == "ocr":
             by_letters[_plain(f.value).replace(" ", "")].append(name)
