@@ -363,19 +363,27 @@ def respell_unspellable(first: str, second: str) -> str | None:
     anything else differs, or when ``second`` has no accented letter to explain the difference."""
     target = fold(first).replace(" ", "")
     words = " ".join(second.upper().split())
-    chars = [c for c in words if c != " "]
+    positions = [i for i, c in enumerate(words) if c != " "]
+    chars = [words[i] for i in positions]
     if not target or not any(fold(c) != c for c in chars):
         return None
     found: set[str] = set()
     for start in range(len(chars)):
+        if _inside_a_word(words, positions[start] - 1):
+            continue  # PP-OCR's box cut the word's first letters off ("EGIE" of "RÉGIE")
         pattern = ""
         for end in range(start, min(len(chars), start + len(target))):  # a letter stands for 1+
             char = chars[end]
             base = re.escape(fold(char))
             pattern += f"(?:{base}[IL]?|{_UNSPELLABLE_STAND_INS})" if fold(char) != char else base
-            if re.fullmatch(pattern, target):
+            if re.fullmatch(pattern, target) and not _inside_a_word(words, positions[end] + 1):
                 found.add(_window_with_spaces(words, start, end))
     return found.pop() if len(found) == 1 else None
+
+
+def _inside_a_word(words: str, index: int) -> bool:
+    """Is ``words[index]`` a letter, so that a window next to it would split a word?"""
+    return 0 <= index < len(words) and words[index].isalpha()
 
 
 def _window_with_spaces(words: str, start: int, end: int) -> str:
@@ -488,12 +496,13 @@ def reading_frame_image(image: np.ndarray, frame: PageFrame) -> np.ndarray:
 def _crop(
     image: np.ndarray, bbox: tuple[float, float, float, float], margins: tuple[float, float]
 ) -> np.ndarray:
-    """The box's pixels with ``margins`` (above, below; fractions of its height) and a little
-    room at either end."""
+    """The box's pixels with ``margins`` (above, below; fractions of its height) and a letter's
+    width or more at either end: a box that starts inside a word ("EGIE" of "RÉGIE") is then
+    seen to have cut it, where a margin of a hundredth of a wide page still missed the R."""
     height, width = image.shape[:2]
     x0, y0, x1, y1 = bbox
     box_height = (y1 - y0) * height
-    margin_x = 0.01 * width
+    margin_x = max(0.01 * width, box_height)
     top = max(0, int(y0 * height - box_height * margins[0]))
     bottom = min(height, int(y1 * height + box_height * margins[1]) + 1)
     left, right = max(0, int(x0 * width - margin_x)), min(width, int(x1 * width + margin_x) + 1)

@@ -370,15 +370,15 @@ _COURTESY_WORDS = (
 )  # fmt: skip
 # French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
 # they are a first name's initial. They are initials too before another initial ("M. E. Evans"),
-# before a surname alone ("M. Patel") and before a Dutch surname's particle in lower case ("M. van
-# den Berg", "M. de Vries"): the title comes before a given name and a surname.
+# before a surname alone ("M. Patel") and before a Dutch surname's particle in lower case or in
+# capitals ("M. van den Berg", "M. VAN LEEUWEN"): the title comes before a given name and a surname.
 _COURTESY_INITIALS = ("m", "d")
 _COURTESY = re.compile(
     r"^(?:(?:"
     + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
     + r")(?:\.\s*|\s+|$)|(?:"
     + "|".join(_COURTESY_INITIALS)
-    + r")\.(?!\s*[^\W\d_]\.)(?!\s*(?-i:van|de|den|der|ter|ten|het)\s)\s*(?=$|\S+\s+\S))",
+    + r")\.(?!\s*[^\W\d_]\.)(?!\s*(?-i:van|de|den|der|ter|ten|het|VAN|DE|DEN|DER|TER|TEN|HET)\s)\s*(?=$|\S+\s+\S))",
     re.IGNORECASE,
 )
 

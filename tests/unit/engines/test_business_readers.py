@@ -1312,6 +1312,8 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("K.Johnson", "K. JOHNSON"),  # an initial's space OCR dropped
         ("M. Patel", "M. PATEL"),  # before a surname alone: an initial, not Monsieur
         ("M. van den Berg", "M. VAN DEN BERG"),  # before a Dutch particle: an initial
+        ("M. VAN LEEUWEN", "M. VAN LEEUWEN"),  # the particle in capitals too
+        ("M. DE VRIES", "M. DE VRIES"),
         ("DeheerD.HENDRIKS", "D. HENDRIKS"),  # a title OCR glued to the name, told by case
     ],
 )

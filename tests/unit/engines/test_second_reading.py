@@ -70,6 +70,8 @@ def test_disagreeing_or_ambiguous_readings_do_not_merge(first, second):
         ("MILLER", "Miller", None),  # no accented letter explains a difference: nothing to respell
         ("MILLER", "Mallor", None),  # a difference away from the accented letters
         ("SMITH", "Smyth", None),
+        ("EGIE DES EAUX", "RÉGIE DES EAUX", None),  # a box that cut a word's first letters off
+        ("MUNCHE", "München", None),  # or its last
     ],
 )
 def test_letters_pp_ocr_cannot_spell_take_the_second_readers_spelling(first, second, respelled):
@@ -262,3 +264,25 @@ def test_an_accent_over_a_capital_above_a_box_tight_on_the_line_is_read():
     fields = {"address_street": FieldResult("25 ALLEE VICTOR HUGO", 0.9, 1, box, "ocr")}
     confirmed, _ = confirm_fields(fields, [page], {1: PageFrame(turn=0, skew=0.0, width=900, height=300)})
     assert confirmed["address_street"].value == "25 ALLÉE VICTOR HUGO"
+
+
+def test_letters_a_box_cut_off_the_start_of_a_name_are_seen_by_the_second_reader():
+    """GIVEN an issuer "RÉGIE DES EAUX" on a wide page whose box PP-OCR started after the R (both
+    readers once read EGIE DES EAUX there, and it was approved)
+    THEN the second reader's crop reaches a letter's width past the box, sees the word was cut,
+    and the value loses the cross-check and half its confidence."""
+    image = Image.new("RGB", (2400, 300), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, 34)
+    draw.text((300, 120), "RÉGIE DES EAUX", fill=(20, 20, 30), font=font)
+    cut_at = draw.textbbox((300, 120), "R", font=font)[2] + 2
+    _, top, x1, y1 = draw.textbbox((300, 120), "RÉGIE DES EAUX", font=font)
+    page = np.asarray(image)[:, :, ::-1].copy()
+    box = (cut_at / 2400, top / 300, x1 / 2400, (y1 + 1) / 300)
+    fields = {"issuer_name": FieldResult("EGIE DES EAUX", 0.9, 1, box, "ocr")}
+    confirmed, checks = confirm_fields(
+        fields, [page], {1: PageFrame(turn=0, skew=0.0, width=2400, height=300)}
+    )
+    assert confirmed["issuer_name"].confidence == pytest.approx(0.45)
+    assert confirmed["issuer_name"].valid is not True
+    assert checks[0].passed is False
