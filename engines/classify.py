@@ -768,11 +768,19 @@ def _folded_cues(cues: tuple[tuple[str, float], ...]) -> dict[str, float]:
 
 
 _FOLDED_CUES = {doc_type: _folded_cues(cues) for doc_type, cues in _CUES.items()}
+
+
+def _cue_pattern(phrase: str) -> re.Pattern[str]:
+    """A cue on word boundaries, except that a number may run into its letters, as OCR and print
+    glue them: a caption and the number it captions ("Factura2025-2985"), a quantity and its
+    unit ("1.234kWh")."""
+    start = r"(?<![^\W\d_])" if phrase[0].isalpha() else r"(?<![\w])"
+    end = r"(?![^\W\d_])" if phrase[-1].isalpha() else r"(?![\w])"
+    return re.compile(start + re.escape(phrase) + end)
+
+
 _PHRASES = {
-    doc_type: [
-        (re.compile(r"(?<![\w])" + re.escape(phrase) + r"(?![\w])"), weight)
-        for phrase, weight in cues.items()
-    ]
+    doc_type: [(_cue_pattern(phrase), weight) for phrase, weight in cues.items()]
     for doc_type, cues in _FOLDED_CUES.items()
 }
 _GLUED = {
@@ -831,6 +839,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
             scores[doc_type] += _approximate_score(doc_type, squashed, found[doc_type])
     scores["other"] += _OTHER_PRIOR
     _mrz_cues(pages, scores)
+    _title_cues(pages, scores)
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)
     return _softmax(scores)
@@ -966,6 +975,54 @@ def _mrz_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
     ]
     if lengths:
         scores["passport" if max(lengths) >= _TD3_LINE_MIN else "id_card"] += _MRZ_LINE_WEIGHT
+
+
+# What a document calls itself on a line of its own: a title, which prose only mentions
+# ("Please find our invoice enclosed"). Names of a type only, never a caption ("Water" heads a
+# menu's drinks as well as a bill's charges).
+_TITLES = {
+    "invoice": ("invoice", "sales invoice", "rechnung", "facture", "factura", "fattura", "factuur"),
+    "receipt": (
+        "receipt",
+        "sales receipt",
+        "cash receipt",
+        "kassenbon",
+        "kassenbeleg",
+        "quittung",
+        "ticket de caisse",
+        "ticket de compra",
+        "recibo",
+        "scontrino",
+        "ricevuta",
+        "kassabon",
+        "kwitantie",
+    ),
+    "bank_statement": (
+        "bank statement",
+        "account statement",
+        "statement of account",
+        "kontoauszug",
+        "releve de compte",
+        "extracto bancario",
+        "extracto de cuenta",
+        "estratto conto",
+        "rekeningafschrift",
+    ),
+}
+_TITLE_BONUS = 1.0
+_TITLE_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+
+
+def _title_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
+    """A first page that prints a type's name as a line of its own is titled so: that counts a
+    little more than the word in passing, enough to tell "INVOICE" over a total from nothing
+    when blur left OCR little else to read."""
+    if not pages:
+        return
+    lines = {_TITLE_EDGES.sub("", _fold(line.text)) for line in pages[0].lines}
+    for doc_type, titles in _TITLES.items():
+        if any(title in lines for title in titles):
+            scores[doc_type] += _TITLE_BONUS
 
 
 def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:

@@ -177,6 +177,7 @@ def _merged_at(first: str, located: tuple[list[_Char], int, int], *, person: boo
                 letters_seen in first_spaces
                 and not _camel_case_joint(window, offset)
                 and not _lone_letter_joint(window, offset, letters_seen, first_spaces)
+                and not _lone_last_letter_joint(window, offset, letters_seen + len(spelling), first_spaces)
             )
         ):
             spaces.add(letters_seen)
@@ -348,6 +349,24 @@ def _lone_letter_joint(window: list[_Char], offset: int, position: int, first_sp
     previous, current = window[offset - 1], window[offset]
     starts_a_word = position - 1 == 0 or position - 1 in first_spaces or previous[2]
     return starts_a_word and previous[0].isalpha() and current[0].isalpha() and current[3]
+
+
+def _lone_last_letter_joint(window: list[_Char], offset: int, after: int, first_spaces: set[int]) -> bool:
+    """Does PP-OCR's space there leave a word's last letter alone ("89 MIL L CLOSE") where
+    Tesseract reads it running on from a lower-case letter ("Mill")? A letter's side bearing,
+    not a word space: a word does not end in a capital read alone after lower-case letters, but
+    for a one-letter word ("Pérez y Torres"), which Tesseract would have spaced. ``after``: the
+    folded letters up to and with this one."""
+    previous, current = window[offset - 1], window[offset]
+    ends_a_word = offset + 1 == len(window) or after in first_spaces or window[offset + 1][2]
+    return (
+        ends_a_word
+        and previous[3]
+        and current[3]
+        and previous[0].isalpha()
+        and current[0].isalpha()
+        and current[0].lower() not in _ONE_LETTER_WORDS
+    )
 
 
 # What PP-OCR prints for a letter its alphabet lacks besides the bare letter: the diaeresis and

@@ -1693,6 +1693,9 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
         ("CALLEMAYOR 5", "CALLE MAYOR 5"),
         ("5188 WLINCOLN BLVD", "5188 W LINCOLN BLVD"),  # no word opens with WL
         ("12 WRIGHT ST", "12 WRIGHT ST"),
+        ("CORSO SAN FRANCESCO N.31", "CORSO SAN FRANCESCO N. 31"),  # Italian "n." and its number
+        ("Via Roma n.7", "Via Roma n. 7"),
+        ("VIA DEL CORSO N. 3", "VIA DEL CORSO N. 3"),
     ],
 )
 def test_a_house_number_glued_by_ocr_gets_its_space_back(read: str, spaced: str) -> None:

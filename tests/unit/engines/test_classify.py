@@ -828,3 +828,59 @@ def test_a_products_data_sheet_from_an_electricians_firm_is_other() -> None:
         "Ashby ElectricitéEURL ·161ALLEE NATIONALE ·33300BORDEAUX",
     )
     assert classify_text([page]).document_type == "other"
+
+
+def test_a_cue_glued_to_the_number_it_captions_still_counts() -> None:
+    """GIVEN a blurred Spanish invoice whose OCR glued its title to its number ("Factura2025-2985")
+    and read little else but its totals (it once read as `other`)
+    THEN it is an invoice."""
+    page = _page(
+        "Valmont S.L.",
+        "2025-2965",
+        "29-06-2025",
+        "CALLE MAYORB1",
+        "Factura2025-2985",
+        "Hoia Pable",
+        "Uds.Ud",
+        "Precio",
+        "imperte",
+        "Subtotal",
+        "(379.89",
+        "INA 21% s0e 379.89",
+        "79.78",
+        "importe total:",
+        "459,67",
+    )
+    assert classify_text([page]).document_type == "invoice", classify_text([page]).probabilities
+
+
+def test_a_number_glued_to_a_cue_ending_in_a_digit_is_no_cue() -> None:
+    """ "net 30" is an invoice's term of payment; "net 300" (a weight) is not."""
+    assert classify_text([_page("Rice 5kg", "net 300 g", "Water", "2,50")]).document_type == "other"
+
+
+def test_a_page_titled_invoice_over_a_total_is_an_invoice_though_blur_hid_the_rest() -> None:
+    """GIVEN a photo of an invoice so small and blurred that OCR read only its title, its number
+    and its total (it once tied with `other`, which wins ties)
+    THEN the title, a line of its own, makes it an invoice."""
+    page = _page("INVOICE", "RE32522326", "SUAORA", "HOHISOFCI SUMUSLC", "e", "300", "TOTAL", "S3828.44")
+    assert classify_text([page]).document_type == "invoice", classify_text([page]).probabilities
+
+
+def test_a_letter_mentioning_an_invoice_in_passing_is_not_titled_by_it() -> None:
+    """The word inside a sentence is no title: a letter stays `other`."""
+    page = _page(
+        "Dear Mr Smith,",
+        "thank you for your letter about the invoice of last year.",
+        "We will reply shortly.",
+        "Yours sincerely,",
+    )
+    assert classify_text([page]).document_type == "other", classify_text([page]).probabilities
+
+
+def test_a_unit_glued_to_its_quantity_is_a_cue() -> None:
+    """GIVEN a blurred electricity bill whose only cues are its consumption, printed "1.234kWh"
+    and "Verbrauch3.421kWh" with no space
+    THEN it is a proof of address."""
+    page = _page("Nord GmbH", "Verbrauch3.421kWh", "Stand 1.234kWh", "Betrag 45,20 EUR")
+    assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities

@@ -39,6 +39,9 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         # the restorer's space after a monospaced capital, where Tesseract reads one word
         ("F RISCHKAUF WEBER", "frischkauf Weber", "FRISCHKAUF WEBER"),
         ("A SMITH", "ASmith", "A SMITH"),  # an initial: a capital follows it
+        # ... and the restorer's space before a word's last letter (approved so on seed 89)
+        ("89 MIL L CLOSE", "89 Mill Close", "89 MILL CLOSE"),
+        ("PEREZ Y TORRES", "Pérez y Torres", "PÉREZ Y TORRES"),  # a word of one letter
     ],
 )
 def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
