@@ -815,6 +815,10 @@ _LEDGER_ROWS = 8
 # a row of a payment plan: a date and the instalment due then, nothing else ("07/05/2024 167,55")
 _INSTALMENT_ROW = re.compile(_DATED_ROW.pattern + r"\s+(?:[^\s\d]{1,3}\s?)?" + _AMOUNT.pattern + r"\s*$")
 _INSTALMENT_ROWS = 4
+# a till's item lines (OCR reads "2,98" as "2:98" off a soft photo)
+_COUNTED_ITEM = re.compile(r"\s*\d{1,3}\s*[x\u00d7*]\s*\d{1,5}[.,:]\d{2}(?!\d)", re.IGNORECASE)
+_VAT_CLASSED_AMOUNT = re.compile(r"\d[.,]\d{2} ?[A-E]\s*$")
+_TILL_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -1039,6 +1043,13 @@ def _layout_cues(pages: Sequence[PageText], text: str, scores: dict[str, float])
     if len(pages) >= 2:
         scores["bank_statement"] += 0.5
         scores["receipt"] -= 1.0
+    tilled = sum(
+        1 for line in lines if _COUNTED_ITEM.match(line.text) or _VAT_CLASSED_AMOUNT.search(line.text)
+    )
+    if tilled >= _TILL_LINES:
+        # a till's item lines: "2 x 1,00" (a count times a unit price on a line of its own) and
+        # amounts followed by the letter of their VAT rate ("8,04 B"); an invoice tabulates both
+        scores["receipt"] += 1.5
     dated = sum(1 for line in lines if _DATED_ROW.match(line.text))
     instalments = sum(1 for line in lines if _INSTALMENT_ROW.match(line.text))
     if instalments >= _INSTALMENT_ROWS and instalments * 2 > dated:

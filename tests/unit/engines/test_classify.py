@@ -884,3 +884,52 @@ def test_a_unit_glued_to_its_quantity_is_a_cue() -> None:
     THEN it is a proof of address."""
     page = _page("Nord GmbH", "Verbrauch3.421kWh", "Stand 1.234kWh", "Betrag 45,20 EUR")
     assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
+
+
+def test_a_till_slip_is_told_by_its_item_lines_when_its_words_are_misread() -> None:
+    """GIVEN a shaken photo of a French grocery receipt, deblurred, whose cue words OCR misread
+    ("BBPECES" for ESPÈCES) and whose many amounts look like a ledger's (it once read as `other`)
+    THEN its item lines, counts times prices and amounts tagged with their VAT rate's letter,
+    make it a receipt."""
+    page = _page(
+        "Epicerie Martin",
+        "A7 hia chesin des Roses",
+        "42200SAIN-ETENNE",
+        "Transaction 45s548",
+        "Rananes",
+        "8,04B",
+        "3\u00d72:98",
+        "4.49B",
+        "m250g",
+        "1,35B",
+        "Lait dem-erme1l",
+        "Banates",
+        "Tomates grappe",
+        "2\u00d71.00",
+        "Vin A0c75c]",
+        "13,58A",
+        "TOTALHT",
+        "43.26",
+        "MONTANT TOTAL TTC EUR",
+        "43,29",
+        "BBPECES",
+        "58,40",
+        "TA20%",
+        "2:26",
+    )
+    assert classify_text([page]).document_type == "receipt", classify_text([page]).probabilities
+
+
+def test_an_invoice_table_with_quantities_in_their_own_column_is_no_till_slip() -> None:
+    page = _page(
+        "RECHNUNG",
+        "Rechnungsnummer 2024-118",
+        "Pos. Menge Einzelpreis Betrag",
+        "1 2 120,00 240,00",
+        "2 1 80,00 80,00",
+        "3 4 12,50 50,00",
+        "Nettobetrag 370,00",
+        "MwSt 19 % 70,30",
+        "Gesamtbetrag 440,30",
+    )
+    assert classify_text([page]).document_type == "invoice", classify_text([page]).probabilities
