@@ -305,13 +305,19 @@ def _same_organisation(name: str, issuer: str) -> bool:
     return len(target) >= 8 and SequenceMatcher(None, squashed, target).ratio() >= 0.85
 
 
+_STREET_ABBREVIATIONS = "ST|AVE|AV|CT|DR|RD|LN|BLVD|PL|TER|CIR|PKWY|HWY|SQ|CRES|CL|GR|WAY"
+
+
 def _house_number_spaced(street: str) -> str:
     """OCR glues a house number to its street ("KIRCHRING177", "53TERPLACE"), or a compass point
     to the number or the name beside it ("4605S FRANKLIN PLACE", "4575 SSUNSET ST"), or a
-    street type to its name ("VIAMAZZINI 37"), or Italian's "n." to the number it abbreviates
-    ("CORSO SAN FRANCESCO N.31", where the print's space is narrow): put the space back."""
+    street type to its name ("VIAMAZZINI 37") or to the flat after it ("CTAPT 31"), or
+    Italian's "n." to the number it abbreviates ("CORSO SAN FRANCESCO N.31", where the print's
+    space is narrow): put the space back."""
     street = re.sub(r"(?<=[^\W\d_]{3})(?=\d{1,5}[^\W\d_]?$)", " ", street)
     street = re.sub(r"(?<=\s[Nn]\.)(?=\d{1,5}[^\W\d_]?$)", " ", street)
+    # a street type's abbreviation glued to the flat or suite after it ("8717 SPRING CTAPT 31")
+    street = re.sub(rf"(?<=\s)({_STREET_ABBREVIATIONS})(?=(?:APT|STE|UNIT)\.?\s*\d)", r"\1 ", street)
     street = re.sub(r"^(\d{1,5})(?=[NSEW] [A-Z])", r"\1 ", street)
     street = re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
     # a Romance street type glued to the name after it ("VIAMAZZINI 37", "CALLEMAYOR 5")

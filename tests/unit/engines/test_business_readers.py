@@ -1696,6 +1696,9 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
         ("CORSO SAN FRANCESCO N.31", "CORSO SAN FRANCESCO N. 31"),  # Italian "n." and its number
         ("Via Roma n.7", "Via Roma n. 7"),
         ("VIA DEL CORSO N. 3", "VIA DEL CORSO N. 3"),
+        ("8717 SPRING CTAPT 31", "8717 SPRING CT APT 31"),  # approved so on seed 90
+        ("12 OAK DRSTE. 4", "12 OAK DR STE. 4"),
+        ("40 CAPTAIN ST", "40 CAPTAIN ST"),
     ],
 )
 def test_a_house_number_glued_by_ocr_gets_its_space_back(read: str, spaced: str) -> None:
