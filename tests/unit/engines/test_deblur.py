@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 from mrz_pages import blank_page, mrz_font, render_page
 
-from engines.deblur import MotionBlur, deblurred, motion_blur_of
+from engines.deblur import (
+    MAX_SMEARED_ANISOTROPY,
+    MotionBlur,
+    _cepstrum_near_origin,
+    _dip_along,
+    _weakest_edge_direction,
+    deblurred,
+    motion_blur_of,
+)
 from engines.mrz.reader import read_mrz
 from engines.pipeline import read_document
 
@@ -38,6 +46,26 @@ def test_the_smear_is_measured_to_a_pixel_and_a_few_degrees(length: int, degrees
     assert blur is not None
     assert abs(blur.length - length) <= 1.5
     assert min(abs(blur.degrees - degrees), 180 - abs(blur.degrees - degrees)) <= 6
+
+
+@pytest.mark.parametrize(("length", "degrees"), [(9, 165), (13, 76), (19, 100)])
+def test_the_weakest_edges_tell_the_direction_and_the_cepstrum_the_length_along_it(
+    length: int, degrees: float
+) -> None:
+    """The fallback for photos whose cepstrum's deepest point is the page's own texture (seed
+    90's shaken bill, whose table's grain won): the direction where edges are weakest, then the
+    cepstrum's dip along that direction only."""
+    gray = cv2.cvtColor(_shaken(_decoded(blank_page()), length, degrees), cv2.COLOR_BGR2GRAY)
+    crop = gray[:1024, :1024]
+    found, anisotropy = _weakest_edge_direction(crop)
+    assert min(abs(found - degrees), 180 - abs(found - degrees)) <= 6
+    assert anisotropy <= MAX_SMEARED_ANISOTROPY
+    assert abs(_dip_along(_cepstrum_near_origin(crop), found) - length) <= 1.5
+
+
+def test_a_sharp_page_has_no_direction_of_weak_edges() -> None:
+    gray = cv2.cvtColor(_decoded(blank_page()), cv2.COLOR_BGR2GRAY)
+    assert _weakest_edge_direction(gray[:1024, :1024])[1] > MAX_SMEARED_ANISOTROPY
 
 
 @pytest.mark.parametrize("length", [0, 3])
