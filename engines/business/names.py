@@ -187,7 +187,7 @@ def is_boilerplate(text: str) -> bool:
 
 
 _BUSINESS_WORD = re.compile(
-    r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
+    r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|RISTORANTE|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
     r"SUPPLIES|STATIONERY|SERVICES|SOLUTIONS|GROUP|HOLDINGS|COMPANY|BANK|BANQUE|BANCO|BANCA|SPARKASSE|"
     r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|PHARMACY|MARKET|SHOP|HOTEL|"
     r"CAJA|CAIXA|CASSA|SAVINGS|STADTWERKE)(?![A-Za-z])",
@@ -201,9 +201,14 @@ def names_a_business(text: str) -> bool:
     return bool(LEGAL_SUFFIX.search(text) or _BUSINESS_WORD.search(text))
 
 
+# a caption and its value ("Cassa: Andrea", "Tavolo: 9"): no name prints a colon after a word,
+# though a firm's may follow its caption ("From: Nordlicht GmbH")
+_CAPTIONED = re.compile(r"^[^\W\d_]{2,}(?: [^\W\d_]+)?\s?:\s*\S")
+
+
 def is_header_noise(line: Line) -> bool:
-    """A top-of-page line that is not a name: address, phone, registration, web, date, title,
-    greeting, or too few letters to be a name. A registration number in brackets after a name
+    """A top-of-page line that is not a name: a caption with its value, address, phone,
+    registration, web, date, title, greeting, or too few letters to be a name. A registration number in brackets after a name
     ("TRI SHAAS SDN BHD (728515-H)") does not make the name noise."""
     # a title OCR read into the name's line ("Thompson's Diner SALES RECEIPT") is no part of it
     text = without_trailing_title(
@@ -216,7 +221,8 @@ def is_header_noise(line: Line) -> bool:
         return True
     amounts = find_amounts(text)
     return (
-        looks_like_phone(text)
+        (bool(_CAPTIONED.match(text)) and not LEGAL_SUFFIX.search(text))
+        or looks_like_phone(text)
         or looks_like_registration(text)
         or looks_like_web(text)
         or looks_like_street(text)

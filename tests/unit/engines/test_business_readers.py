@@ -2036,3 +2036,21 @@ def test_a_title_beside_a_name_that_ends_with_its_legal_form_is_not_joined_to_it
         (0.34, [(0.18, "10115 Berlin")]),
     ]
     assert values(read_proof_of_address([page(rows, source="ocr")]))["issuer_name"] == "MARENCO ENERGIE GMBH"
+
+
+def test_a_tills_caption_is_no_merchant_though_its_word_names_a_bank() -> None:
+    """GIVEN an Italian restaurant's receipt that prints its till beside the table, "Cassa:
+    Andrea" (CASSA names savings banks, Cassa di Risparmio, and was taken for the merchant and
+    approved so on seed 95)
+    THEN the merchant is the restaurant the receipt is headed by."""
+    rows = [
+        (0.06, [(0.26, "Ristorante Tramonto")]),
+        (0.13, [(0.39, "VIA MAZZINI, 57")]),
+        (0.16, [(0.35, "40123 BOLOGNA (BO)")]),
+        (0.24, [(0.36, "P.IVA IT29770657908")]),
+        (0.30, [(0.05, "Tavolo: 9"), (0.76, "Cassa: Andrea")]),
+        (0.37, [(0.05, "6 Coperto"), (0.88, "11,70")]),
+        (0.46, [(0.05, "TOTALE EURO:"), (0.83, "€ 11,70")]),
+        (0.62, [(0.05, "28 marzo 2024 11:24")]),
+    ]
+    assert values(read_receipt([page(rows)]))["merchant_name"] == "RISTORANTE TRAMONTO"
