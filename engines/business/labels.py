@@ -338,12 +338,19 @@ def is_title(text: str) -> bool:
         words = words[1:]
     if " ".join(words) in TITLES or "".join(words) in _TITLES_GLUED:
         return True
+    if 2 <= len(words) <= 5 and words[-1] in _TITLE_TAILS and not any(w in _LEGAL_FORMS for w in words):
+        return True  # the kind of a bill before its closing word: "Water and Sewerage Charges"
     # a bill's kind after its title word: "Facture de gaz", "Fattura servizio idrico"
     return (
         len(words) in (2, 3, 4)
         and words[0] in _TITLE_HEADS
         and not any(word in _LEGAL_FORMS or word in _CAPTION_WORDS for word in words[1:])
     )
+
+
+# Words that close an English bill's title ("Water and Sewerage Charges"): no firm's name ends
+# so without its legal form (not "bill": EVANS BILL is a person, surname first).
+_TITLE_TAILS = frozenset(("charges",))
 
 
 # Title words a bill's kind follows ("Facture de gaz"); never "bill", a given name too.
