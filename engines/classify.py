@@ -531,6 +531,8 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("taxe foncière", 3),
         ("ordures ménagères", 3),
         ("avis d'imposition", 2.5),
+        ("avis d'impot", 2.5),
+        ("echeancier", 1.5),  # a tax's or a bill's payment plan
         ("impuesto sobre bienes inmuebles", 3),
         ("tasa de basuras", 3),
         ("tassa rifiuti", 3),
@@ -846,6 +848,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
     _title_cues(pages, scores)
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)
+    _demand_cues(pages, text, scores)
     return _softmax(scores)
 
 
@@ -965,6 +968,32 @@ def _transaction_cues(text: str, scores: dict[str, float]) -> None:
         # "Montant HT": a French supermarket prints an invoice's captions on its tickets); the
         # time's own word ("Heure", "Uhrzeit") is no cue: an agenda prints it over every slot
         scores["receipt"] += 2.0
+
+
+# A demand for payment, which bills print and a bank's statement of an account never does: it
+# reports balances ("Balance brought forward"), and its ledger's rows, rather than asking for any.
+_DEMAND = re.compile(
+    r"(?<![\w])(please pay|total to pay|amount due|total due|balance due|pay by|montant a payer|"
+    r"net a payer|a regler avant|importe a pagar|total a pagar|zu zahlen|zahlbetrag|importo da pagare|"
+    r"te betalen)(?![\w])"
+)
+_LEDGER_BALANCE = re.compile(
+    r"(?<![\w])(opening balance|closing balance|balance brought forward|balance carried forward|"
+    r"anfangssaldo|endsaldo|alter kontostand|neuer kontostand|saldo alt|saldo neu|solde initial|"
+    r"solde final|ancien solde|nouveau solde|saldo inicial|saldo final|saldo iniziale|saldo finale|"
+    r"saldo precedente|beginsaldo|eindsaldo)(?![\w])"
+)
+_DEMAND_WEIGHT = 2.0
+
+
+def _demand_cues(pages: Sequence[PageText], text: str, scores: dict[str, float]) -> None:
+    """A page that asks to be paid and keeps no ledger is a bill, whatever "statement" it says
+    (a telecom's "Monthly Statement", "STATEMENT DATE"): a bank statement never asks for payment."""
+    if not _DEMAND.search(text) or _LEDGER_BALANCE.search(text):
+        return
+    dated = sum(1 for page in pages for line in page.lines if _DATED_ROW.match(line.text))
+    if dated < _LEDGER_ROWS:
+        scores["bank_statement"] -= _DEMAND_WEIGHT
 
 
 def _mrz_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:

@@ -216,6 +216,13 @@ def _above(index: PageIndex, line: Line) -> Line | None:
     return best
 
 
+def _is_caption(text: str) -> bool:
+    """A line that closes with a colon captions what follows it ("DIRECCIÓN DE SUMINISTRO:" over
+    the supply address, its words too garbled to be known as a label): nobody's name, and the
+    address it captions names nobody above it."""
+    return text.rstrip().endswith(":")
+
+
 # An initial I that OCR read as 1 or l ("1. Singh"): over a street, no list's first item.
 _INITIAL_READ_AS_DIGIT = re.compile(r"^[1l|](?=\.\s*[^\W\d_]{2})")
 
@@ -245,7 +252,13 @@ def _assemble(
             label_end = 0
         elif attention:
             candidate = candidate[attention:]
-        if not candidate or is_title(candidate) or looks_like_web(candidate) or looks_like_phone(candidate):
+        if (
+            not candidate
+            or _is_caption(name_line.text)
+            or is_title(candidate)
+            or looks_like_web(candidate)
+            or looks_like_phone(candidate)
+        ):
             name_line = None
         elif not looks_like_name(candidate):
             # A second street line ("Flat 2", "c/o ...") or a company line: try one further up.

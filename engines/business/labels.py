@@ -353,10 +353,13 @@ def is_title(text: str) -> bool:
 _TITLE_TAILS = frozenset(("charges",))
 
 
-# Title words a bill's kind follows ("Facture de gaz"); never "bill", a given name too.
+# Title words a bill's kind follows ("Facture de gaz"); never "bill", a given name too. A tax's
+# own word heads the tax's name, the title of its bill ("Impuesto sobre bienes inmuebles", "Taxe
+# foncière", "Tassa rifiuti").
 _TITLE_HEADS = frozenset((
     "invoice", "facture", "factura", "fattura", "rechnung", "factuur", "bolletta", "releve",
     "extracto", "estratto", "kontoauszug", "avis", "jahresabrechnung", "abrechnung",
+    "impuesto", "taxe", "tassa", "avviso",
 ))  # fmt: skip
 # Words after a title word that make it a caption over a value ("INVOICE NO:", "Invoice date",
 # "Facture à"), whose value may stand on the next line: never the page's title.

@@ -537,6 +537,25 @@ def test_a_title_addressed_to_the_reader_is_not_the_issuer(title: str) -> None:
     assert got["full_name"] == "JONAS WEBER"
 
 
+def test_a_garbled_caption_over_the_supply_address_and_the_taxs_title_are_nobodys_name() -> None:
+    """GIVEN a Spanish property-tax bill photo whose addressee's name OCR lost, so that the lines
+    over the supply address are its garbled caption ("DIRECCIONDE SUMNISTRO:") and, above that,
+    the tax's title
+    THEN the addressee is not found, rather than the tax's name (once SOBRE BIENES INMUEBLES,
+    read at 0.955)."""
+    rows: list[Row] = [
+        (0.02, [(0.06, "Ayuntamiento de A Coruña")]),
+        (0.06, [(0.06, "FECHA DE EMISION"), (0.5, "2024-10-18")]),
+        (0.16, [(0.06, "IMPUESTO SOBRE BIENES INMUEBLES")]),
+        (0.19, [(0.06, "DIRECCIONDE SUMNISTRO:")]),
+        (0.21, [(0.06, "Paseo de la Paz, 86, 15010 A Coruña")]),
+        (0.30, [(0.06, "IMPORTE A PAGAR:"), (0.8, "3.006,88")]),
+    ]
+    got = values(read_proof_of_address([page(rows, source="ocr")]))
+    assert got["full_name"] is None
+    assert is_title("IMPUESTO SOBRE BIENES INMUEBLES")
+
+
 def test_a_salutation_heading_a_bill_whose_letterhead_ocr_lost_is_not_the_issuer() -> None:
     """GIVEN a phone bill photo whose letterhead OCR could not read, so that "Hi Chloe," is the
     first line of the page

@@ -933,3 +933,65 @@ def test_an_invoice_table_with_quantities_in_their_own_column_is_no_till_slip() 
         "Gesamtbetrag 440,30",
     )
     assert classify_text([page]).document_type == "invoice", classify_text([page]).probabilities
+
+
+def test_a_telecom_bill_calling_itself_a_monthly_statement_is_a_proof_of_address() -> None:
+    """GIVEN a fibre provider's bill headed "Monthly Statement" with a "STATEMENT DATE", which
+    asks to be paid ("Please pay by") and keeps no ledger
+    THEN it is a proof of address, not a bank statement (once read as one, at 0.37)."""
+    page = _page(
+        "Sonnental Fibre",
+        "MR ANNE-SOPHIE REYES",
+        "STATEMENT DATE",
+        "2022-01-03",
+        "7019 Sunset Avenue",
+        "ACCOUNT NUMBER",
+        "737 833 463",
+        "Phoenix, AZ 85005",
+        "FOR THE PERIOD",
+        "2021-09-26 - 2021-12-24",
+        "Monthly Statement",
+        "TOTAL TO PAY",
+        "USD 30.80",
+        "Please pay by 2022-01-17.",
+        "SERVICE",
+        "AMOUNT",
+        "Monthly plan",
+        "30.80",
+    )
+    assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
+
+
+def test_a_statement_that_reports_a_balance_owed_stays_a_bank_statement() -> None:
+    """GIVEN a bank statement that also says what is due on a loan ("Amount due") beside its
+    balances carried over
+    THEN the demand for payment does not make it a bill."""
+    page = _page(
+        "Bank Statement",
+        "Statement date 2024-05-31",
+        "Opening balance 1.250,00",
+        "Amount due on loan 120,00",
+        "Closing balance 980,00",
+    )
+    assert classify_text([page]).document_type == "bank_statement", classify_text([page]).probabilities
+
+
+def test_a_french_tax_notice_with_an_invoices_captions_is_a_proof_of_address() -> None:
+    """GIVEN a town hall's "AVIS D'IMPOT TAXE D'HABITATION" printing invoice captions
+    ("Désignation", "Montant HT", "Net à payer") and a payment plan ("Echéancier")
+    THEN it is a proof of address, not an invoice."""
+    page = _page(
+        "MAIRIE DE AIX-EN-PROVENCE",
+        "MANON THOMAS",
+        "96 ter chemin Pasteur",
+        "13100 Aix-en-Provence",
+        "AVIS D'IMPOT TAXE D'HABITATION",
+        "Designation",
+        "Montant HT",
+        "Net a payer:",
+        "2.462,86",
+        "Echeancier",
+        "2023-08-16 1.231,43",
+        "2023-09-16 1.231,43",
+    )
+    assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
