@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from engines.approximate import occurs_approximately
 from engines.layout import PageText
+from engines.mrz.countries import is_known_code
 from engines.mrz.reader import looks_like_mrz_line
 from engines.validators import fold
 
@@ -1004,10 +1005,22 @@ def _mrz_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
         len(line.text.replace(" ", ""))
         for page in pages
         for line in page.lines
-        if "<<" in line.text and looks_like_mrz_line(line.text)
+        if ("<<" in line.text and looks_like_mrz_line(line.text)) or _passport_mrz_first_line(line.text)
     ]
     if lengths:
         scores["passport" if max(lengths) >= _TD3_LINE_MIN else "id_card"] += _MRZ_LINE_WEIGHT
+
+
+# A passport's first MRZ line with its fillers misread as letters (K, as a smeared "<" reads):
+# "P", its second character, the issuing state's code, then letters to 44 characters.
+_TD3_FIRST_LINE = re.compile(r"P[A-Z<]([A-Z<]{3})[A-Z<]{35,41}")
+
+
+def _passport_mrz_first_line(text: str) -> bool:
+    """No word of prose runs to 40 capitals without a space, and none opens with "P", one
+    letter and a state's code: a passport's first MRZ line, though not one "<" of it was read."""
+    match = _TD3_FIRST_LINE.fullmatch(text.replace(" ", ""))
+    return match is not None and is_known_code(match.group(1))
 
 
 # What a document calls itself on a line of its own: a title, which prose only mentions
@@ -1041,9 +1054,20 @@ _TITLES = {
         "estratto conto",
         "rekeningafschrift",
     ),
+    "passport": ("passport", "passeport", "pasaporte", "passaporto", "reisepass", "paspoort"),
 }
 _TITLE_BONUS = 1.0
 _TITLE_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+
+
+def _title_line(titles: tuple[str, ...]) -> re.Pattern[str]:
+    """A line of one title, or of the same title in two or three languages, apart or as OCR
+    glues them ("PASSPORT/PASSEPORT", "PASSPORTPASSEPORT", "RECHNUNG INVOICE")."""
+    one = "|".join(re.escape(t).replace(r"\ ", r"\s*") for t in sorted(titles, key=len, reverse=True))
+    return re.compile(rf"(?:{one})(?:[\W_]*(?:{one})){{0,2}}")
+
+
+_TITLE_LINES = {doc_type: _title_line(titles) for doc_type, titles in _TITLES.items()}
 
 
 def _title_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
@@ -1053,8 +1077,8 @@ def _title_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
     if not pages:
         return
     lines = {_TITLE_EDGES.sub("", _fold(line.text)) for line in pages[0].lines}
-    for doc_type, titles in _TITLES.items():
-        if any(title in lines for title in titles):
+    for doc_type, pattern in _TITLE_LINES.items():
+        if any(pattern.fullmatch(line) for line in lines):
             scores[doc_type] += _TITLE_BONUS
 
 

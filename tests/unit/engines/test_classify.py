@@ -995,3 +995,39 @@ def test_a_french_tax_notice_with_an_invoices_captions_is_a_proof_of_address() -
         "2023-09-16 1.231,43",
     )
     assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
+
+
+def test_a_smeared_passport_whose_title_and_mrz_ocr_glued_is_still_a_passport() -> None:
+    """GIVEN a shaken photo of a passport where OCR glued its bilingual title
+    ("PASSPORTPASSEPORT") and read every filler of its first MRZ line as a K
+    THEN it is a passport (once "other", at 0.32)."""
+    page = _page(
+        "KINGDOI GFSAUDARABLA",
+        "PASSPORTPASSEPORT",
+        "3213843",
+        "BIN ABERG",
+        "PKSAUBIHKAABERGCKWOJLTECHKERIKLSOERENKOSCARK",
+    )
+    assert classify_text([page]).document_type == "passport", classify_text([page]).probabilities
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "PKSAUBIHKAABERGCKWOJLTECHKERIKLSOERENKOSCARK",
+        "P<UTOERIKSSONKKANNAKMARIAKKKKKKKKKKKKKKKKKKK",
+    ],
+)
+def test_a_passports_first_mrz_line_with_its_fillers_misread_says_passport(line: str) -> None:
+    assert classify_text([_page(line)]).document_type == "passport"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "PNEUMONOULTRAMICROSCOPICSILICOVOLCANOCONIOSIS",  # a word, no state's code after "PN"
+        "PXQZABCDEFGHIJKLMNOPQRSTUVWXYZ",  # too short for a passport's line
+    ],
+)
+def test_a_long_capital_word_is_no_passports_mrz_line(line: str) -> None:
+    assert classify_text([_page(line)]).document_type != "passport"
