@@ -846,6 +846,7 @@ def classify_text(pages: Sequence[PageText]) -> Classification:
             scores[doc_type] += _approximate_score(doc_type, squashed, found[doc_type])
     scores["other"] += _OTHER_PRIOR
     _mrz_cues(pages, scores)
+    _licence_cues(pages, scores)
     _title_cues(pages, scores)
     _layout_cues(pages, text, scores)
     _transaction_cues(text, scores)
@@ -995,6 +996,23 @@ def _demand_cues(pages: Sequence[PageText], text: str, scores: dict[str, float])
     dated = sum(1 for page in pages for line in page.lines if _DATED_ROW.match(line.text))
     if dated < _LEDGER_ROWS:
         scores["bank_statement"] -= _DEMAND_WEIGHT
+
+
+# A North American licence's physical description, its captions lost to blur: the eye colour as
+# an AAMVA code on its own, and a height in feet and inches or in centimetres.
+_EYE_COLOUR_CODE = re.compile(r"\s*(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC)\s*")
+_HEIGHT = re.compile(r"(?<![\d.,])(?:[4-7]\s?'\s?-?\s?(?:0\d|1[01])\s?\"?|1\d\d\s?\.?\s?cm)(?![\w])")
+_DESCRIBED_HOLDER_WEIGHT = 3.0
+
+
+def _licence_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:
+    """A holder described by an eye colour's AAMVA code on a line of its own and a height is on
+    a North American driver's licence, whatever of its captions ("EYES", "HGT") a smear took."""
+    lines = [line.text for page in pages for line in page.lines]
+    if any(_EYE_COLOUR_CODE.fullmatch(text) for text in lines) and any(
+        _HEIGHT.search(text) for text in lines
+    ):
+        scores["driver_license"] += _DESCRIBED_HOLDER_WEIGHT
 
 
 def _mrz_cues(pages: Sequence[PageText], scores: dict[str, float]) -> None:

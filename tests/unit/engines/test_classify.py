@@ -1031,3 +1031,29 @@ def test_a_passports_first_mrz_line_with_its_fillers_misread_says_passport(line:
 )
 def test_a_long_capital_word_is_no_passports_mrz_line(line: str) -> None:
     assert classify_text([_page(line)]).document_type != "passport"
+
+
+def test_a_licence_whose_captions_a_smear_took_is_known_by_its_holders_eyes_and_height() -> None:
+    """GIVEN a shaken photo of an Alberta licence where OCR read values but no caption: the eye
+    colour's AAMVA code alone on its line ("BRO") and a height ("170.cm")
+    THEN it is a driver's licence (once "other")."""
+    page = _page(
+        "Alperta",
+        "796896-555",
+        "2031/09/06",
+        "LE CAMPBELL",
+        "REBECCA",
+        "891Z PARK WAY APT 1728",
+        "EDMONTONAETIK0X9",
+        "0,1941/09/06",
+        "170.cm",
+        "2024/05/27",
+        "BRO",
+        "NONE",
+    )
+    assert classify_text([page]).document_type == "driver_license", classify_text([page]).probabilities
+
+
+def test_a_height_without_an_eye_colour_code_says_no_licence() -> None:
+    page = _page("Product sheet", "Height 170 cm", "Colour: BROWN", "Weight 12 kg")
+    assert classify_text([page]).document_type != "driver_license"
