@@ -11,7 +11,9 @@ cost:
 5. names and addresses are read again by a second OCR (engines.second_reading); trade words and
    cities both readers read without their one spelling's accents get them back, and one person's
    name read twice keeps the accents either reading saw (engines.business.accents); names one
-   confusion from a common spelling are doubted (engines.business.name_spelling);
+   confusion from a common spelling are doubted (engines.business.name_spelling), and so are
+   cities one confusion from a known city, which take a known city's spaces where only those
+   differ (engines.business.city_spelling);
 6. a photo smeared by a shaking hand (engines.deblur) is read a second time with the smear undone,
    and the reading that reads better is kept.
 
@@ -32,6 +34,7 @@ import numpy as np
 
 from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.business.accents import restore_customary_accents, share_accents_of_one_name
+from engines.business.city_spelling import mend_city_spellings
 from engines.business.name_spelling import (
     MRZ_NAME_FIELDS,
     doubt_uncommon_spellings,
@@ -256,8 +259,9 @@ def _read(
                 share_accents_of_one_name(restore_customary_accents(confirmed))
             )
             spelled, spelling_checks = doubt_uncommon_spellings(accented)
-            extracted = replace(extracted, fields=spelled)
-            second_checks += spelling_checks
+            placed, city_checks = mend_city_spellings(spelled)
+            extracted = replace(extracted, fields=placed)
+            second_checks += spelling_checks + city_checks
     logger.info(
         "Classified %d page(s) as %s (%.2f); %d field(s)",
         len(images),

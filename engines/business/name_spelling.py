@@ -103,7 +103,7 @@ def doubtful_words(value: str) -> list[str]:
             # accents read that no common spelling has, or none where the print has them
             if letters != word or printed_with_accents:
                 doubtful.append(word)
-        elif any(variant in _SPELLINGS for variant in _confusion_variants(letters)):
+        elif any(variant in _SPELLINGS for variant in confusion_variants(letters)):
             doubtful.append(word)
     return doubtful
 
@@ -114,7 +114,7 @@ def _printed_with_accents(words: list[str]) -> bool:
     return any(_plain(word) != word for word in words)
 
 
-def _confusion_variants(letters: str) -> set[str]:
+def confusion_variants(letters: str) -> set[str]:
     """What ``letters`` may have been printed as, one confusion undone."""
     variants = set()
     for printed, read in _CONFUSIONS:
@@ -182,7 +182,7 @@ def respelled(value: str, *, plain: bool = False) -> str:
                 return word
             names = {letters}
         else:
-            names = {v for v in _confusion_variants(letters) if v in _SPELLINGS}
+            names = {v for v in confusion_variants(letters) if v in _SPELLINGS}
         if len(names) != 1:
             return word
         (name,) = names
