@@ -130,14 +130,9 @@ _BY_COUNTRY = {
 }
 
 
-def _cities() -> frozenset[str]:
-    names = set()
-    for block in _BY_COUNTRY.values():
-        for name in block.split(","):
-            name = " ".join(name.split()).upper()
-            if name:
-                names.add(name)
-    return frozenset(names)
+def _names(block: str) -> frozenset[str]:
+    return frozenset(" ".join(name.split()).upper() for name in block.split(",") if name.strip())
 
 
-COMMON_CITIES = _cities()
+CITIES_BY_COUNTRY = {country: _names(block) for country, block in _BY_COUNTRY.items()}
+COMMON_CITIES = frozenset().union(*CITIES_BY_COUNTRY.values())

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from engines.business.common_cities import CITIES_BY_COUNTRY
 from engines.business.fields import (
     PageIndex,
 )
@@ -128,6 +129,8 @@ def parse_city_line(
     parsed = _city_line(line, stripped, base)
     if parsed is not None and country == "NL" and parsed.country == "XX":
         parsed = _dutch_code_glued_to_its_city(parsed, line, stripped, base) or parsed
+    if parsed is not None and parsed.country == "XX":
+        parsed = _dutch_code_before_a_dutch_city(parsed, line, stripped, base) or parsed
     if parsed is None:
         letters = _DIGITS_IN_WORDS.sub(_as_letters, stripped)
         parsed = _city_line(line, letters, base) if letters != stripped else None  # same length: boxes fit
@@ -209,6 +212,35 @@ def _dutch_code_glued_to_its_city(parsed: CityLine, line: Line, stripped: str, b
         country="NL",
         city_bbox=line.span_bbox(base + city_start, base + city_end),
         postal_bbox=line.span_bbox(base, base + end),
+    )
+
+
+_DUTCH_CODE_IN_ANY_CASE = re.compile(
+    r"^(?P<digits>[1-9]\d{3})\s?(?P<letters>[A-Za-z]{2})\s+(?P<city>[^\W\d_].*)$"
+)
+_DUTCH_CITIES = CITIES_BY_COUNTRY["NL"]
+
+
+def _dutch_code_before_a_dutch_city(
+    parsed: CityLine, line: Line, stripped: str, base: int
+) -> CityLine | None:
+    """ "5647 Hz Eindhoven" is 5647 HZ and EINDHOVEN, OCR having read a letter of the code in
+    lower case, where the words after the code's two letters name a Dutch city: no Swiss or
+    Belgian town's name opens with a word of two letters before a Dutch city's."""
+    match = _DUTCH_CODE_IN_ANY_CASE.match(stripped)
+    if match is None or canonical_name(match["city"]) not in _DUTCH_CITIES:
+        return None
+    postal = valid_postal_code(f"{match['digits']} {match['letters'].upper()}", "NL")
+    if postal is None:
+        return None
+    city_start, city_end = match.span("city")
+    return replace(
+        parsed,
+        city=canonical_name(match["city"]),
+        postal_code=postal,
+        country="NL",
+        city_bbox=line.span_bbox(base + city_start, base + city_end),
+        postal_bbox=line.span_bbox(base, base + match.end("letters")),
     )
 
 

@@ -2078,3 +2078,20 @@ def test_a_tills_caption_is_no_merchant_though_its_word_names_a_bank() -> None:
         (0.62, [(0.05, "28 marzo 2024 11:24")]),
     ]
     assert values(read_receipt([page(rows)]))["merchant_name"] == "RISTORANTE TRAMONTO"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5647 Hz Eindhoven", ("EINDHOVEN", "5647 HZ", "NL")),  # a letter of the code read small
+        ("1273 Genève", ("GENÈVE", "1273", "XX")),  # a Swiss code and its city stay so
+        ("3000 Bern", ("BERN", "3000", "XX")),
+    ],
+)
+def test_a_dutch_code_with_a_letter_read_in_lower_case_is_told_by_the_dutch_city_after_it(
+    text: str, expected: tuple[str, str, str]
+) -> None:
+    """GIVEN a Dutch city line whose postcode's second letter OCR read in lower case ("Hz")
+    THEN the code keeps both its letters and the city is EINDHOVEN (once "HZ EINDHOVEN", 5647)."""
+    parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
+    assert parsed is not None and (parsed.city, parsed.postal_code, parsed.country) == expected
