@@ -262,6 +262,8 @@ class LabelHit:
 CELL_LABELS: dict[str, tuple[str, ...]] = {
     "customer": ("to", "an", "aan", "a", "para", "per", "sold to", "bill to"),
     "vendor": ("from", "von", "de", "da", "van", "by"),
+    # an invoice's header cell over its number ("INTESTATARIO | DOCUMENTO | DATA")
+    "invoice_number": ("documento", "document", "doc"),
 }
 
 

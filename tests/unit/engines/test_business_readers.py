@@ -2095,3 +2095,24 @@ def test_a_dutch_code_with_a_letter_read_in_lower_case_is_told_by_the_dutch_city
     THEN the code keeps both its letters and the city is EINDHOVEN (once "HZ EINDHOVEN", 5647)."""
     parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
     assert parsed is not None and (parsed.city, parsed.postal_code, parsed.country) == expected
+
+
+def test_an_invoice_number_under_a_header_cell_documento_is_read() -> None:
+    """GIVEN an Italian invoice whose header row captions its number "DOCUMENTO" alone in its cell
+    ("INTESTATARIO | DOCUMENTO | DATA") with the values in the row below
+    THEN the number is read (once not found)."""
+    rows: list[Row] = [
+        (0.04, [(0.06, "SOLARIS IMPIANTI ELETTRICI SRL")]),
+        (0.06, [(0.06, "Via Repubblica 54, 90120 Palermo (PA)")]),
+        (0.10, [(0.70, "Fattura")]),
+        (0.16, [(0.06, "INTESTATARIO"), (0.45, "DOCUMENTO"), (0.70, "DATA")]),
+        (0.18, [(0.06, "Kestrel S.r.l."), (0.45, "3893/2024"), (0.70, "12 aprile 2024")]),
+        (0.20, [(0.06, "Via IV Novembre, 92")]),
+        (0.22, [(0.06, "50188 Firenze FI")]),
+        (0.40, [(0.55, "Imponibile"), (0.80, "1.000,00")]),
+        (0.42, [(0.55, "IVA 22%"), (0.80, "220,00")]),
+        (0.44, [(0.55, "Totale documento"), (0.80, "1.220,00")]),
+    ]
+    got = values(read_invoice([page(rows)]))
+    assert got["invoice_number"] == "3893/2024"
+    assert got["invoice_date"] == "2024-04-12"
