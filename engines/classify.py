@@ -734,6 +734,17 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
         ("convocatoria", 2),
         ("convocazione", 2),
         ("uitnodiging", 2),
+        # a reply to a letter, which thanks for it as a till thanks for a visit
+        ("your letter", 2),
+        ("ihr schreiben", 2),
+        ("votre courrier", 2),
+        ("votre lettre", 2),
+        ("su carta", 1.5),
+        ("su escrito", 2),
+        ("la sua lettera", 2),
+        ("uw brief", 2),
+        ("mit freundlichen", 1),
+        ("yours sincerely", 1),
         # a product's data sheet: its maker's name, its power draw ("Consommation 12 W") and its
         # maker's address line read like a utility's bill
         ("fiche technique", 3),

@@ -1057,3 +1057,23 @@ def test_a_licence_whose_captions_a_smear_took_is_known_by_its_holders_eyes_and_
 def test_a_height_without_an_eye_colour_code_says_no_licence() -> None:
     page = _page("Product sheet", "Height 170 cm", "Colour: BROWN", "Weight 12 kg")
     assert classify_text([page]).document_type != "driver_license"
+
+
+def test_a_german_letter_thanking_for_a_letter_is_no_receipt() -> None:
+    """GIVEN an association's letter that thanks, three times, for the reader's letter
+    ("Vielen Dank für Ihr Schreiben"), which a till's "Vielen Dank" once made a receipt
+    THEN it is "other"."""
+    page = _page(
+        "PINEWOOD ASSOCIAZIONE",
+        "Rosenweg 122",
+        "12713 Berlin",
+        "Berlin, 06.02.2023",
+        "Sanierung des Gemeindehauses",
+        "Guten Tag Petra Müller,",
+        "vielen Dank für Ihr Schreiben vom vergangenen Monat bezüglich der Sanierung.",
+        "vielen Dank für Ihr Schreiben vom vergangenen Monat bezüglich der Sanierung.",
+        "vielen Dank für Ihr Schreiben vom vergangenen Monat bezüglich der Sanierung.",
+        "Mit freundlichen Grüßen",
+        "Leon Müller",
+    )
+    assert classify_text([page]).document_type == "other", classify_text([page]).probabilities
