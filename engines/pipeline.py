@@ -431,6 +431,14 @@ def _doubt_states_a_letter_apart(fields: dict[str, FieldResult]) -> dict[str, Fi
     return {**fields, doubted: replace(fields[doubted], valid=False)}
 
 
+def _opens_with_an_undecided_pair(number: str) -> bool:
+    """Does a document number open with two characters each of which may be O or 0 ("00105523")?
+    Their weights, 7 and 3, add to ten, so O (24) read as 0 in both leaves the check digit as it
+    was, and a two-letter prefix (OO105523, as many states' numbers open with letters) is as
+    likely as two leading zeros, which numbers rarely print: a person reads the print."""
+    return len(number) > 2 and all(c in "O0" for c in number[:2])
+
+
 def _names_mended_by_print(reading: MrzReading, page_text: PageText) -> MrzReading:
     """``reading`` with its names mended where the printed page shows OCR took a filler for a
     letter or a letter for a filler: a names field read without its '<<' (all surname, no given
@@ -481,6 +489,7 @@ def _result_from_mrz(
         and (
             number_ambiguous_in_print(number.value, page_text)
             or number_lengthened_in_print(number.value, page_text)
+            or _opens_with_an_undecided_pair(number.value)
         )
     )
     printed = fields_in_visual_zone(values, page_text)
