@@ -432,11 +432,12 @@ def _doubt_states_a_letter_apart(fields: dict[str, FieldResult]) -> dict[str, Fi
 
 
 def _opens_with_an_undecided_pair(number: str) -> bool:
-    """Does a document number open with two characters each of which may be O or 0 ("00105523")?
-    Their weights, 7 and 3, add to ten, so O (24) read as 0 in both leaves the check digit as it
-    was, and a two-letter prefix (OO105523, as many states' numbers open with letters) is as
-    likely as two leading zeros, which numbers rarely print: a person reads the print."""
-    return len(number) > 2 and all(c in "O0" for c in number[:2])
+    """Does a document number open with exactly two characters each of which may be O or 0,
+    then a digit ("00105523")? Their weights, 7 and 3, add to ten, so O (24) read as 0 in both
+    leaves the check digit as it was, and a prefix of two letters (OO105523: many states' numbers
+    open with two) is as likely as two leading zeros: a person reads the print. A longer run of
+    zeros is a number padded with them (a specimen's 00000000), no prefix of letters."""
+    return len(number) > 2 and all(c in "O0" for c in number[:2]) and number[2] in "123456789"
 
 
 def _names_mended_by_print(reading: MrzReading, page_text: PageText) -> MrzReading:
