@@ -38,3 +38,20 @@ def test_dropped_spaces_between_words_are_restored(text: str, font: Path, size: 
 @pytest.mark.parametrize("text", ["Manchester M19 2LL", "Total due 1,234.50", "Jonas Weber"])
 def test_codes_numbers_and_spaced_text_are_left_alone(text: str) -> None:
     assert _read(text, SANS, 30) == text
+
+
+def test_the_recogniser_reads_only_the_scripts_documents_print() -> None:
+    """GIVEN the recogniser's output where a Chinese character (月) or a letterlike sign (℃, as a
+    smeared MRZ's C was read: "6℃YP" for CYP) is likeliest in a frame and a Latin one next
+    THEN the Latin one is read: no document we read prints the others."""
+    recognizer = get_ocr()._engine.text_rec._call
+    vocabulary = recognizer._vocabulary
+    frames = []
+    for likeliest, next_best in (("月", "1"), ("℃", "C"), ("Y", "Y")):
+        frame = np.zeros(len(vocabulary), dtype=np.float32)
+        frame[vocabulary.index(likeliest)] = 0.6
+        frame[vocabulary.index(next_best)] += 0.3
+        frames += [frame, np.eye(len(vocabulary), dtype=np.float32)[0]]  # a blank between characters
+    crop = np.full((48, 96, 3), 255, dtype=np.uint8)
+    text, _ = recognizer._decode(np.stack(frames), crop, 96, 96, 48)
+    assert text == "1CY"
