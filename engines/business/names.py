@@ -388,6 +388,19 @@ _COURTESY = re.compile(
     re.IGNORECASE,
 )
 
+# A long courtesy title the space restorer split where its print's letters stand apart or its
+# case changes ("Mon Sieur", "MADA ME"): two pieces that are one title together, then a name.
+_COURTESY_SPLIT = re.compile(
+    r"^(?i:"
+    + "|".join(
+        re.escape(w[:cut]) + r"\s" + re.escape(w[cut:])
+        for w in _COURTESY_WORDS
+        if len(w) >= 6 and w.isalpha()
+        for cut in range(2, len(w) - 1)
+    )
+    + r")\s+(?=\S)"
+)
+
 # A courtesy title OCR glued to the name after it, told by case ("DeheerD.HENDRIKS", "HerrnJonas").
 _COURTESY_GLUED = re.compile(
     r"^((?i:de\s?heer|herrn|herr|frau|mevrouw|mevr|dhr|monsieur|madame|mme|mrs|mr|ms|dr))(?<=[a-z])(?=[A-Z])"
@@ -427,7 +440,7 @@ def party_name_parser(text: str) -> Parsed | None:
 def clean_person(text: str) -> str:
     """A person's name without courtesy titles ("Mr", "Frau", "M.", "Dhr."), in canonical form,
     an initial's full stop followed by a space (OCR drops it: "K.JOHNSON" is K. JOHNSON)."""
-    text = _COURTESY_GLUED.sub(r"\1 ", text.strip(" ,;:-"))
+    text = _COURTESY_SPLIT.sub("", _COURTESY_GLUED.sub(r"\1 ", text.strip(" ,;:-")))
     for _ in range(3):
         stripped = _COURTESY.sub("", text, count=1)
         if stripped == text or not stripped.strip():

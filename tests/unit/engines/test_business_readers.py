@@ -2116,3 +2116,20 @@ def test_an_invoice_number_under_a_header_cell_documento_is_read() -> None:
     got = values(read_invoice([page(rows)]))
     assert got["invoice_number"] == "3893/2024"
     assert got["invoice_date"] == "2024-04-12"
+
+
+@pytest.mark.parametrize(
+    ("printed", "name"),
+    [
+        ("Mon Sieur BJORG CHRISTODOULOPOULOS", "BJORG CHRISTODOULOPOULOS"),
+        ("MADA ME ANNE DURAND", "ANNE DURAND"),
+        ("Simon Sieur", "SIMON SIEUR"),  # a given name that merely ends as a title starts
+    ],
+)
+def test_a_courtesy_title_the_space_restorer_split_is_still_no_part_of_the_name(
+    printed: str, name: str
+) -> None:
+    """GIVEN a bank statement's addressee whose "MonSieur" (its S read as a capital) the space
+    restorer split into "Mon Sieur"
+    THEN the title is no part of the name (MON SIEUR BJÖRG … was once approved at 0.959)."""
+    assert clean_person(printed) == name
