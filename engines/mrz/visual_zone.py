@@ -95,7 +95,13 @@ def names_split_by_print(glued: str, page: PageText) -> tuple[str, str] | None:
     if gaps.count(2) != 1:
         return None
     cut = gaps.index(2) + 1
-    return " ".join(words[:cut]), " ".join(words[cut:])
+    return _spaced(words[:cut]), _spaced(words[cut:])
+
+
+def _spaced(words: tuple[str, ...]) -> str:
+    """Words joined by spaces, a filler inside one a space too: the print glued two words the
+    MRZ parts ("MICHAELJAMES" printed, "MICHAEL<JAMES" in the MRZ, one letter apart)."""
+    return " ".join(" ".join(part for part in word.split("<") if part) for word in words)
 
 
 def name_respaced_by_print(value: str, page: PageText) -> str:
@@ -108,7 +114,7 @@ def name_respaced_by_print(value: str, page: PageText) -> str:
     for word in value.split():
         parting = None if word in printed or len(word) < 6 else _best_parting(word, printed)
         if parting is not None and len(parting[0]) > 1 and set(parting[1]) == {1}:
-            out.extend(parting[0])
+            out.append(_spaced(parting[0]))
         else:
             out.append(word)
     return " ".join(out)

@@ -134,6 +134,13 @@ def test_a_print_that_backs_another_passing_reading_of_the_number_puts_it_in_dou
         ("KOWALSKIKKHAMISHKXAKEKCCCKCKKEKKLKKCKAK", ("KOWALSKI", "HAMISH"), ("KOWALSKI", "HAMISH")),
         # ... but a word after the printed ones is a name the print does not show
         ("SMITHKKJOHNKKPAULKKKKKKKK", ("SMITH", "JOHN"), None),
+        # two given names the print glued ("MICHAELJAMES"), a filler apart in the MRZ: parted
+        # by a space, never left as "MICHAEL<JAMES"
+        (
+            "ALKSHARMAKMWANGIKKMICHAEL<JAMESKPIETROKK",
+            ("AL SHARMA MWANGI", "MICHAELJAMES PIETRO"),
+            ("AL SHARMA MWANGI", "MICHAEL JAMES PIETRO"),
+        ),
     ],
 )
 def test_a_names_field_read_without_its_filler_is_parted_as_the_print_parts_it(
