@@ -482,15 +482,19 @@ def _result_from_mrz(
             print_disputes_number = True
     values = {n: f.value for n, f in reading.fields.items()}
     number = reading.fields.get("document_number")
+    verified_number = number.value if number is not None and number.value and number.valid else None
+    # an O-or-0 pair opening the number that the check digit cannot tell from its swap
+    pair_undecided = verified_number is not None and _opens_with_an_undecided_pair(verified_number)
     # the print backs another reading of the number that passes the same check digit
-    number_in_doubt = print_disputes_number or bool(
-        number
-        and number.value
-        and number.valid
-        and (
-            number_ambiguous_in_print(number.value, page_text)
-            or number_lengthened_in_print(number.value, page_text)
-            or _opens_with_an_undecided_pair(number.value)
+    number_in_doubt = (
+        print_disputes_number
+        or pair_undecided
+        or (
+            verified_number is not None
+            and (
+                number_ambiguous_in_print(verified_number, page_text)
+                or number_lengthened_in_print(verified_number, page_text)
+            )
         )
     )
     printed = fields_in_visual_zone(values, page_text)
@@ -539,6 +543,8 @@ def _result_from_mrz(
             "repaired with an equally likely alternative: " + ", ".join(guessed) if guessed else "",
             "the print reads the document_number otherwise, as the check digit cannot tell"
             if print_disputes_number
+            else "the document_number opens with two characters each O or 0, which the check digit cannot tell"
+            if pair_undecided
             else "the print backs another reading that passes too: document_number"
             if number_in_doubt
             else "",

@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from engines.business.common_cities import COMMON_CITIES
-from engines.business.name_spelling import confusion_variants
+from engines.business.name_spelling import confusion_variants, unaccented
 from engines.types import Check, FieldResult
 
 CITY_FIELDS = frozenset({"address_city"})
@@ -32,15 +32,9 @@ _DOUBT_FACTOR = 0.5  # on the raw confidence; the calibration learns what is lef
 _MIN_LETTERS = 5  # shorter names lie one letter from too many others (ULM, ELM)
 
 
-def _plain(text: str) -> str:
-    """Upper case without accents, "ß" as "SS"; hyphens, apostrophes and spaces kept."""
-    decomposed = unicodedata.normalize("NFKD", text.upper().replace("ß", "SS"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _letters(text: str) -> str:
     """Letters only, plain: what two spellings of one city share."""
-    return "".join(c for c in _plain(text) if "A" <= c <= "Z")
+    return "".join(c for c in unaccented(text) if "A" <= c <= "Z")
 
 
 def _index(key: Callable[[str], str]) -> dict[str, frozenset[str]]:
@@ -51,7 +45,7 @@ def _index(key: Callable[[str], str]) -> dict[str, frozenset[str]]:
 
 
 _BY_LETTERS = _index(_letters)
-_BY_UNSPACED = _index(lambda city: _plain(city).replace(" ", ""))
+_BY_UNSPACED = _index(lambda city: unaccented(city).replace(" ", ""))
 
 
 def mend_city_spellings(fields: dict[str, FieldResult]) -> tuple[dict[str, FieldResult], list[Check]]:
@@ -85,7 +79,7 @@ def _respaced(value: str) -> str | None:
     """``value`` with the spaces of the one known city it spells but for spaces, or None (no
     such city, or spaced as it already)."""
     unspaced = value.replace(" ", "")
-    cities = _BY_UNSPACED.get(_plain(unspaced), frozenset())
+    cities = _BY_UNSPACED.get(unaccented(unspaced), frozenset())
     if len(cities) != 1:
         return None
     (city,) = cities
@@ -112,4 +106,4 @@ def _one_confusion_from(value: str) -> str | None:
         return None
     city = cities.pop()
     accented = any(unicodedata.combining(c) for c in unicodedata.normalize("NFKD", value))
-    return city if accented else _plain(city)
+    return city if accented else unaccented(city)

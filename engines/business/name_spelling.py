@@ -65,7 +65,7 @@ _UNDECOMPOSABLE = str.maketrans({"Đ": "D", "Ł": "L", "Ø": "O", "Æ": "AE", "�
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
-def _plain(word: str) -> str:
+def unaccented(word: str) -> str:
     """Upper case without accents, "ß" as "SS"."""
     decomposed = unicodedata.normalize("NFKD", word.upper().replace("ß", "SS"))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_UNDECOMPOSABLE)
@@ -83,7 +83,7 @@ _COMMON = frozenset(_upper(name) for name in COMMON_NAMES)
 def _spellings_by_letters() -> dict[str, frozenset[str]]:
     spellings: dict[str, set[str]] = defaultdict(set)
     for name in COMMON_NAMES:
-        spellings[_plain(name)].add(_upper(name))
+        spellings[unaccented(name)].add(_upper(name))
     return {letters: frozenset(forms) for letters, forms in spellings.items()}
 
 
@@ -98,7 +98,7 @@ def doubtful_words(value: str) -> list[str]:
     for word in words:
         if len(word) < 3 or word in _COMMON:
             continue
-        letters = _plain(word)
+        letters = unaccented(word)
         if letters in _SPELLINGS:
             # accents read that no common spelling has, or none where the print has them
             if letters != word or printed_with_accents:
@@ -111,7 +111,7 @@ def doubtful_words(value: str) -> list[str]:
 def _printed_with_accents(words: list[str]) -> bool:
     """Does some word of a name carry an accent? Its print writes them then, so a word of it
     without any, whose every common spelling has some (LEMAITRE beside FRANÇOIS), lost them."""
-    return any(_plain(word) != word for word in words)
+    return any(unaccented(word) != word for word in words)
 
 
 def confusion_variants(letters: str) -> set[str]:
@@ -174,7 +174,7 @@ def respelled(value: str, *, plain: bool = False) -> str:
         word = match.group(0)
         if len(word) < 3 or word in _COMMON:
             return word
-        letters = _plain(word)
+        letters = unaccented(word)
         if letters in _SPELLINGS:
             # the letters a common name's: only accents no common spelling has are in doubt, or
             # accents lost where the name's other words show the print has them
@@ -206,7 +206,7 @@ def share_spacing_of_one_name(fields: dict[str, FieldResult]) -> dict[str, Field
     for name in sorted(NAME_FIELDS):  # one person's: the addressee, the holder, the customer
         f = fields.get(name)
         if f is not None and f.value and f.source == "ocr":
-            by_letters[_plain(f.value).replace(" ", "")].append(name)
+            by_letters[unaccented(f.value).replace(" ", "")].append(name)
     out = dict(fields)
     for names in by_letters.values():
         partings = {fields[name].value or "" for name in names}

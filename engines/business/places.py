@@ -198,12 +198,15 @@ def _dutch_code_glued_to_its_city(parsed: CityLine, line: Line, stripped: str, b
     city "LRDENHAAG": OCR glued the code's letters to the city's (the line alone cannot tell it
     from a Swiss "1273GENEVE")."""
     match = _GLUED_DUTCH.match(stripped)
-    if match is None:
-        return None
-    postal = valid_postal_code(f"{match['digits']} {match['letters']}", "NL")
+    return _as_dutch(parsed, line, base, match) if match is not None else None
+
+
+def _as_dutch(parsed: CityLine, line: Line, base: int, match: re.Match[str]) -> CityLine | None:
+    """``parsed`` read again as a Dutch postcode (``match``'s digits and letters) and the city
+    after it, or None where the two make no valid Dutch code."""
+    postal = valid_postal_code(f"{match['digits']} {match['letters'].upper()}", "NL")
     if postal is None:
         return None
-    end = match.end("letters")
     city_start, city_end = match.span("city")
     return replace(
         parsed,
@@ -211,7 +214,7 @@ def _dutch_code_glued_to_its_city(parsed: CityLine, line: Line, stripped: str, b
         postal_code=postal,
         country="NL",
         city_bbox=line.span_bbox(base + city_start, base + city_end),
-        postal_bbox=line.span_bbox(base, base + end),
+        postal_bbox=line.span_bbox(base, base + match.end("letters")),
     )
 
 
@@ -230,18 +233,7 @@ def _dutch_code_before_a_dutch_city(
     match = _DUTCH_CODE_IN_ANY_CASE.match(stripped)
     if match is None or canonical_name(match["city"]) not in _DUTCH_CITIES:
         return None
-    postal = valid_postal_code(f"{match['digits']} {match['letters'].upper()}", "NL")
-    if postal is None:
-        return None
-    city_start, city_end = match.span("city")
-    return replace(
-        parsed,
-        city=canonical_name(match["city"]),
-        postal_code=postal,
-        country="NL",
-        city_bbox=line.span_bbox(base + city_start, base + city_end),
-        postal_bbox=line.span_bbox(base, base + match.end("letters")),
-    )
+    return _as_dutch(parsed, line, base, match)
 
 
 # "LONDONSE71QG": a capitals-only city with its postcode glued on, the inward digit maybe read as

@@ -325,6 +325,9 @@ def test_a_number_opening_with_two_o_or_zeros_goes_to_a_person(number: str) -> N
     read = result.fields["document_number"]
     assert read.value is not None and read.value.replace("O", "0") == "00105523"
     assert read.valid is False
+    assert [c.detail for c in result.checks if c.name == "mrz_check_digits"] == [
+        "the document_number opens with two characters each O or 0, which the check digit cannot tell"
+    ]
     clean = read_document([render_page(TD3)]).fields["document_number"]
     assert clean.valid is True  # a number opening otherwise keeps its verification
 
