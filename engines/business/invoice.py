@@ -48,6 +48,7 @@ from engines.business.money import (
     document_currency,
     money_facts,
     order_unsettled,
+    summed_candidate,
 )
 from engines.business.names import (
     LEGAL_SUFFIX,
@@ -454,16 +455,7 @@ def _combined_tax(taxes: list[Candidate]) -> Candidate | None:
     parts = list(lines.values())
     if len(parts) < 2:
         return None
-    value = sum((as_decimal(c) for c in parts), Decimal(0))
-    boxes = [c.bbox for c in parts]
-    bbox = (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
-    first = parts[0]
-    return Candidate(f"{value.quantize(_CENT):f}", value, first.line, bbox, first.hit, "combined")
+    return summed_candidate(parts)
 
 
 def _line_items_sum(indexes: Sequence[PageIndex]) -> Decimal | None:

@@ -54,7 +54,8 @@ class MoneyFacts:
     # "TOTAL (IVA INCL.): 33,93" so that no label points at the amount, it is still the sum paid
     paid_anywhere: tuple[Candidate, ...] = ()
     # the middle amount of each row that prints net, tax and gross in that order with net + tax =
-    # gross (a till's tax table, "A 21% 11,94 2,51 14,45"): the tax where its caption was lost
+    # gross (a till's tax table, "A 21% 11,94 2,51 14,45", or a zero rate's "B 0% 1,27 0,00 1,27"):
+    # the tax where its caption was lost, and the rates' taxes to add up where the table has several
     tax_table_rows: tuple[tuple[Candidate, Decimal], ...] = ()
 
 
@@ -84,7 +85,7 @@ def money_facts(indexes: Sequence[PageIndex]) -> MoneyFacts:
         roundings=gather("rounding"),
         unlabelled_changes=() if changes else tuple(as_decimal(c) for c in _amounts_below(indexes, payments)),
         after_taxes=_amounts_below(indexes, taxes, beside=True),
-        tax_table_rows=() if taxes else _tax_table_rows(indexes),
+        tax_table_rows=_tax_table_rows(indexes),
     )
     if facts.totals or not changes:
         return facts
@@ -109,7 +110,8 @@ def _with_lost_decimal_points(totals: list[Candidate], subtotals: list[Candidate
 
 def _tax_table_rows(indexes: Sequence[PageIndex]) -> tuple[tuple[Candidate, Decimal], ...]:
     """(tax, gross) of every row whose last three amounts are net, tax and gross, net + tax =
-    gross, the tax the smallest (a rate's percentage, "21%", is no amount)."""
+    gross, the tax the smallest (a rate's percentage, "21%", is no amount) or nought where net
+    and gross are one amount (a zero rate's row)."""
     parse = amount_parser(need_decimals=True)
     found = []
     for index in indexes:
@@ -123,7 +125,7 @@ def _tax_table_rows(indexes: Sequence[PageIndex]) -> tuple[tuple[Candidate, Deci
                 continue
             (_, net), (tax_line, tax), (_, gross) = cells[-3:]
             net_v, tax_v, gross_v = (Decimal(str(p.raw)) for p in (net, tax, gross))
-            if Decimal(0) < tax_v < net_v and _close(net_v + tax_v, gross_v):
+            if Decimal(0) <= tax_v < net_v and _close(net_v + tax_v, gross_v):
                 bbox = tax_line.span_bbox(tax.start, tax.end)
                 found.append((Candidate(tax.value, tax_v, tax_line, bbox, None, "unlabelled"), gross_v))
     return tuple(found)
@@ -266,12 +268,17 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
     pool = list(facts.taxes)
     if total is not None:
         limit = as_decimal(total)
+        by_rate = _tax_table_sum(facts.tax_table_rows, limit)
+        if by_rate is not None:
+            return by_rate, 0.92
         pool = [c for c in pool if Decimal(0) <= as_decimal(c) < limit]
         subtotals = _values(facts.subtotals)
         for cand in [*pool, *facts.after_taxes]:
             if Decimal(0) <= as_decimal(cand) < limit and any(
                 _close(s + as_decimal(cand), limit) for s in subtotals
             ):
+                if as_decimal(cand) == 0:
+                    return _instead_of_nought(cand, pool, total)
                 return cand, 0.92
         # A subtotal whose qualifier OCR set apart ("Total excl." | "VAT" | "12.94") is read under
         # the tax's label, as a "total" below the total is: of two such amounts adding up to the
@@ -286,7 +293,7 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
         if total is not None:
             # no tax label read: a tax table's row whose gross is the total still says it
             for cand, gross in facts.tax_table_rows:
-                if _close(gross, as_decimal(total)):
+                if as_decimal(cand) > 0 and _close(gross, as_decimal(total)):
                     return cand, _TAX_TABLE_CONFIDENCE
         return None, 0.0
     counts = Counter(as_decimal(c) for c in pool)
@@ -298,6 +305,47 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
     if sum(1 for n in counts.values() if n == counts[as_decimal(best)]) > 1:
         conf /= 2  # as often as another amount under a tax label: a guess between them
     return best, conf
+
+
+def _instead_of_nought(
+    nought: Candidate, pool: Sequence[Candidate], total: Candidate
+) -> tuple[Candidate, float]:
+    """The tax where nought balances the arithmetic: a net amount equal to the total says the
+    prices include tax, so 0.00 "balances" it whatever the tax is, and a zero rate's row ("B 0%
+    0.00") is the tax only where no tax label shows an amount above nought. Such an amount is
+    taken, confidently where it is the tax included in the total at a common rate, else as a
+    guess (one rate's tax of several, "incl. VAT 20% 1.16", with the table's other rows lost)."""
+    positive = [c for c in pool if as_decimal(c) > 0]
+    if not positive:
+        return nought, 0.92
+    included = [c for c in positive if tax_matches_included_rate(c, total)]
+    return (included[0], 0.9) if included else (positive[0], 0.6)
+
+
+def _tax_table_sum(rows: Sequence[tuple[Candidate, Decimal]], total: Decimal) -> Candidate | None:
+    """The tax of a table with one row per rate whose grosses add up to the total: the sum of the
+    rows' taxes, where at least one rate taxes something (a receipt's "A 20% 5.82 1.16 6.98" and
+    "B 0% 1.27 0.00 1.27" under a total of 8.25 owe 1.16 of tax)."""
+    if len(rows) < 2 or not any(as_decimal(cand) > 0 for cand, _ in rows):
+        return None
+    if not _close(sum((gross for _, gross in rows), Decimal(0)), total):
+        return None
+    return summed_candidate([cand for cand, _ in rows])
+
+
+def summed_candidate(parts: Sequence[Candidate]) -> Candidate:
+    """One candidate for the sum of ``parts`` (taxes printed per rate), boxed around them all so
+    the review crop shows every amount that went into it."""
+    value = sum((as_decimal(c) for c in parts), Decimal(0))
+    boxes = [c.bbox for c in parts]
+    bbox = (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+    first = parts[0]
+    return Candidate(f"{value.quantize(_CENT):f}", value, first.line, bbox, first.hit, "combined")
 
 
 def _sum_of_the_others(pool: Sequence[Candidate]) -> Candidate | None:

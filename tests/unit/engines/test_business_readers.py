@@ -304,6 +304,54 @@ def test_a_receipts_tax_table_gives_the_tax_when_ocr_lost_its_caption() -> None:
     assert (fields["total_amount"].value, fields["tax_amount"].value) == ("14.45", "2.51")
 
 
+UK_TWO_RATE_RECEIPT = [
+    (0.07, [(0.24, "LINDQVIST MARKET")]),
+    (0.23, [(0.05, "Dark Chocolate 100g"), (0.83, "1.27 B")]),
+    (0.29, [(0.10, "2 x 3.49"), (0.83, "6.98 A")]),
+    (0.34, [(0.05, "NET AMOUNT"), (0.87, "8.25")]),
+    (0.37, [(0.05, "BALANCE DUE"), (0.76, "£ 8.25")]),
+    (0.43, [(0.05, "DEBIT CARD **** 1742"), (0.87, "8.25")]),
+    (0.47, [(0.05, "%"), (0.32, "Net"), (0.61, "VAT"), (0.85, "Gross")]),
+    (0.49, [(0.05, "A 20%"), (0.32, "5.82"), (0.61, "1.16"), (0.87, "6.98")]),
+    (0.52, [(0.05, "B 0%"), (0.32, "1.27"), (0.61, "0.00"), (0.87, "1.27")]),
+    (0.61, [(0.05, "2023-07-29 17:52")]),
+]
+
+
+def test_a_tax_table_with_a_zero_rate_row_sums_its_rates() -> None:
+    """GIVEN a UK till receipt whose net amount equals its total (prices include VAT) and whose
+    VAT table has a 20 % row (1.16) and a 0 % row (0.00), the total row of the table unread
+    THEN the tax is the rows' sum, 1.16, not the zero row's 0.00 that also "balances" the net."""
+    fields = read_receipt([page(UK_TWO_RATE_RECEIPT, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("8.25", "1.16")
+
+
+def test_a_zero_tax_that_balances_a_net_total_yields_to_the_included_tax() -> None:
+    """GIVEN the same receipt with its VAT table's 20 % row smeared (no net, tax, gross row to
+    add up) but an "incl. VAT 20%" line printing 1.16
+    THEN the tax is 1.16: a zero rate's 0.00 balances a net amount equal to the total whatever
+    the tax is, so it is the tax only where no tax label shows an amount above nought."""
+    rows = [row for row in UK_TWO_RATE_RECEIPT if row[0] != 0.49]
+    rows.append((0.54, [(0.05, "incl. VAT 20%"), (0.87, "1.16")]))
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("8.25", "1.16")
+
+
+def test_a_receipt_whose_every_rate_is_zero_owes_no_tax() -> None:
+    """GIVEN a receipt of zero-rated food only: its VAT table's one row is "B 0% 1.27 0.00 1.27"
+    THEN the tax is 0.00 (nothing else under a tax label)."""
+    rows = [
+        (0.07, [(0.24, "LINDQVIST MARKET")]),
+        (0.23, [(0.05, "Dark Chocolate 100g"), (0.83, "1.27 B")]),
+        (0.34, [(0.05, "NET AMOUNT"), (0.87, "1.27")]),
+        (0.37, [(0.05, "BALANCE DUE"), (0.76, "£ 1.27")]),
+        (0.47, [(0.05, "%"), (0.32, "Net"), (0.61, "VAT"), (0.85, "Gross")]),
+        (0.52, [(0.05, "B 0%"), (0.32, "1.27"), (0.61, "0.00"), (0.87, "1.27")]),
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("1.27", "0.00")
+
+
 def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
     """GIVEN a receipt where OCR set "VAT" apart from "Total excl.", so the subtotal 12.94 is read
     as a tax, beside the real tax line "Tax 6.5%" 0.84
