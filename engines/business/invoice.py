@@ -242,7 +242,8 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
         if looks_like_name(text) and not looks_like_street(text):
             value = clean_organisation(text)
             if customer is None or value != customer.value:
-                return Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where), 0.8
+                labelled = Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where)
+                return _with_letterheads_full_stop(indexes[0], labelled), 0.8
 
     def skip(line: Line) -> bool:
         return customer is not None and line is customer.line
@@ -256,6 +257,18 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
     if top is None or (customer is not None and top.value == customer.value):
         return None, 0.0
     return top, 0.75 if top.raw else 0.55
+
+
+def _with_letterheads_full_stop(index: PageIndex, labelled: Candidate) -> Candidate:
+    """The letterhead's reading of the vendor where it prints the legal form's full stop that the
+    labelled block's reading lost ("LTD." over "LTD"): OCR drops a small dot far oftener than it
+    makes one up."""
+
+    def skip(line: Line) -> bool:
+        return line is labelled.line
+
+    top = organisation_at_top(index, skip=skip)
+    return top if top is not None and top.value == f"{labelled.value}." else labelled
 
 
 # The return line a windowed letter (DIN 5008) prints over the addressee: the sender's name, then

@@ -70,7 +70,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "total qty tender", "item count", "no of items", "discount", "total discount", "total savings",
         "you saved", "member", "points", "company reg", "co reg", "reg no", "total points",
         "total stamp",
-        "customer no", "customer number", "customer id", "customer ref", "client ref", "client no", "kundennummer", "kunden nr", "kd nr", "n client", "ref client", "reference client", "code client", "n cliente", "codigo de cliente", "codice cliente", "cod cliente", "klantnummer", "klantnr", "ship to", "deliver to", "delivery address", "lieferadresse", "livre a", "adresse de livraison", "enviar a", "direccion de entrega", "destinazione merce", "afleveradres", "opening balance", "closing balance", "previous balance", "new balance", "balance brought forward", "balance carried forward", "anfangssaldo", "endsaldo", "alter kontostand", "neuer kontostand", "saldo alt", "saldo neu", "ancien solde", "nouveau solde", "solde precedent", "solde final", "saldo anterior", "saldo inicial", "saldo final", "saldo iniziale", "saldo finale", "saldo precedente", "beginsaldo", "eindsaldo", "vorig saldo", "nieuw saldo", "oud saldo", "meter number", "meter no", "zahlernummer", "reference", "referenz", "referencia", "riferimento", "referentie", "kenmerk", "order no", "order number", "bestellnummer", "po number", "purchase order", "vat id", "tax id", "siret", "kvk", "btw id", "p iva", "c f p iva", "bic", "swift", "swift bic", "page",
+        "customer no", "customer number", "customer id", "customer ref", "client ref", "client no", "kundennummer", "kunden nr", "kd nr", "n client", "ref client", "ref cuent", "reference client", "code client", "n cliente", "codigo de cliente", "codice cliente", "cod cliente", "klantnummer", "klantnr", "ship to", "deliver to", "delivery address", "lieferadresse", "livre a", "adresse de livraison", "enviar a", "direccion de entrega", "destinazione merce", "afleveradres", "opening balance", "closing balance", "previous balance", "new balance", "balance brought forward", "balance carried forward", "anfangssaldo", "endsaldo", "alter kontostand", "neuer kontostand", "saldo alt", "saldo neu", "ancien solde", "nouveau solde", "solde precedent", "solde final", "saldo anterior", "saldo inicial", "saldo final", "saldo iniziale", "saldo finale", "saldo precedente", "beginsaldo", "eindsaldo", "vorig saldo", "nieuw saldo", "oud saldo", "meter number", "meter no", "zahlernummer", "reference", "referenz", "referencia", "riferimento", "referentie", "kenmerk", "order no", "order number", "bestellnummer", "po number", "purchase order", "vat id", "tax id", "siret", "kvk", "btw id", "p iva", "c f p iva", "bic", "swift", "swift bic", "page",
     ),
     # Qualifiers: "Total (excl. VAT)" is a subtotal, "Total incl. GST" a total.
     "excl": (
@@ -136,6 +136,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "fatturare a", "fatturato a", "spett le", "spettabile", "factuur aan", "klant",
         "gefactureerd aan", "afnemer",
         "datos del cliente", "intestatario fattura", "intestatario", "bill to name", "customer details", "adressat",
+        "cuent",  # OCR's CLIENT, its LI read as one U (as "Condlitions" shows letters run together)
     ),
     "vendor": (
         "from", "seller", "vendor", "supplier", "issued by", "lieferant", "verkaufer",

@@ -219,7 +219,7 @@ def _as_dutch(parsed: CityLine, line: Line, base: int, match: re.Match[str]) -> 
 
 
 _DUTCH_CODE_IN_ANY_CASE = re.compile(
-    r"^(?P<digits>[1-9]\d{3})\s?(?P<letters>[A-Za-z]{2})\s+(?P<city>[^\W\d_].*)$"
+    r"^(?P<digits>[1-9]\d{3})\s?(?P<letters>[A-Za-z]{2})\s*(?P<city>[^\W\d_].*)$"
 )
 _DUTCH_CITIES = CITIES_BY_COUNTRY["NL"]
 
@@ -228,8 +228,9 @@ def _dutch_code_before_a_dutch_city(
     parsed: CityLine, line: Line, stripped: str, base: int
 ) -> CityLine | None:
     """ "5647 Hz Eindhoven" is 5647 HZ and EINDHOVEN, OCR having read a letter of the code in
-    lower case, where the words after the code's two letters name a Dutch city: no Swiss or
-    Belgian town's name opens with a word of two letters before a Dutch city's."""
+    lower case, and "1080XPAMSTERDAM" is 1080 XP and AMSTERDAM, OCR having glued the line, where
+    the words after the code's two letters name a Dutch city: no Swiss or Belgian town's name
+    opens with two letters before a Dutch city's."""
     match = _DUTCH_CODE_IN_ANY_CASE.match(stripped)
     if match is None or canonical_name(match["city"]) not in _DUTCH_CITIES:
         return None

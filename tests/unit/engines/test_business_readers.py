@@ -224,6 +224,50 @@ def test_the_party_the_invoices_web_address_names_is_the_vendor() -> None:
     assert (got["vendor_name"], got["customer_name"]) == ("VALMONT MARKETING SL", "DAVIS MARKETING S.L.")
 
 
+def test_the_letterheads_full_stop_after_a_legal_form_is_kept_where_the_from_block_lost_it() -> None:
+    """GIVEN a British invoice whose letterhead reads "SMITH & MACDONALD LTD." and whose "From"
+    block reads the same name without the full stop (OCR lost the small dot)
+    THEN the vendor keeps the full stop: OCR drops a dot far oftener than it makes one up."""
+    rows = [
+        (0.03, [(0.07, "SMITH & MACDONALD LTD."), (0.70, "TAX INVOICE")]),
+        (0.06, [(0.06, "4 Orchard Street · London · E5 2WD")]),
+        (0.13, [(0.07, "Invoice No."), (0.36, "Issue date")]),
+        (0.14, [(0.08, "INV-2023-7382"), (0.36, "26 September 2023")]),
+        (0.18, [(0.07, "Customer"), (0.54, "From")]),
+        (0.20, [(0.06, "Susan Chen"), (0.54, "SMITH & MACDONALD LTD")]),
+        (0.22, [(0.07, "134 Victoria Place"), (0.54, "4 Orchard Street")]),
+        (0.40, [(0.60, "Subtotal"), (0.82, "1,000.00")]),
+        (0.42, [(0.60, "VAT 20%"), (0.82, "200.00")]),
+        (0.44, [(0.60, "Total"), (0.82, "1,200.00")]),
+    ]
+    got = values(read_invoice([page(rows, source="ocr")]))
+    assert (got["vendor_name"], got["customer_name"]) == ("SMITH & MACDONALD LTD.", "SUSAN CHEN")
+
+
+def test_a_client_caption_read_cuent_still_names_the_customer() -> None:
+    """GIVEN a French invoice whose letterhead is "Moreau et Michel SA" and whose customer block
+    is captioned "CUENT" (OCR read CLIENT's LI as U) over "Bernard et Thomas SARL", and whose
+    "REF.CUENT" caption stands over a customer number
+    THEN the customer is Bernard et Thomas SARL and the vendor the letterhead, although the
+    customer's legal form outranks the vendor's; the customer number is no name."""
+    rows = [
+        (0.32, [(0.35, "Moreau et Michel SA")]),
+        (0.34, [(0.35, "147 ter impasse Emile Zola")]),
+        (0.35, [(0.34, "38000 Grenoble")]),
+        (0.41, [(0.59, "CUENT")]),
+        (0.42, [(0.59, "Bernard et Thomas SARL")]),
+        (0.43, [(0.59, "60 TER IMPASSE VOLTAIRE")]),
+        (0.45, [(0.58, "31000 TOULOUSE")]),
+        (0.50, [(0.32, "FACTURE N"), (0.44, "DATE DE FACTURE"), (0.68, "REF.CUENT")]),
+        (0.51, [(0.32, "F2022/9123"), (0.44, "5 janvier 2022"), (0.68, "99621775")]),
+        (0.60, [(0.55, "BASE HT"), (0.74, "3.078,71")]),
+        (0.61, [(0.55, "TVA 20%"), (0.74, "615,74")]),
+        (0.62, [(0.54, "NET A PAYER EUR"), (0.72, "3.694,45")]),
+    ]
+    got = values(read_invoice([page(rows, source="ocr")]))
+    assert (got["vendor_name"], got["customer_name"]) == ("MOREAU ET MICHEL SA", "BERNARD ET THOMAS SARL")
+
+
 def test_french_invoice_with_labels_above_their_values() -> None:
     rows = [
         (0.04, [(0.06, "Atelier Lumière SARL")]),
@@ -2132,15 +2176,20 @@ def test_a_tills_caption_is_no_merchant_though_its_word_names_a_bank() -> None:
     ("text", "expected"),
     [
         ("5647 Hz Eindhoven", ("EINDHOVEN", "5647 HZ", "NL")),  # a letter of the code read small
+        ("1080XPAMSTERDAM", ("AMSTERDAM", "1080 XP", "NL")),  # the line glued, no country known
+        ("1080 XPAMSTERDAM", ("AMSTERDAM", "1080 XP", "NL")),
         ("1273 Genève", ("GENÈVE", "1273", "XX")),  # a Swiss code and its city stay so
+        ("1273GENEVE", ("GENEVE", "1273", "XX")),
         ("3000 Bern", ("BERN", "3000", "XX")),
     ],
 )
 def test_a_dutch_code_with_a_letter_read_in_lower_case_is_told_by_the_dutch_city_after_it(
     text: str, expected: tuple[str, str, str]
 ) -> None:
-    """GIVEN a Dutch city line whose postcode's second letter OCR read in lower case ("Hz")
-    THEN the code keeps both its letters and the city is EINDHOVEN (once "HZ EINDHOVEN", 5647)."""
+    """GIVEN a Dutch city line whose postcode's second letter OCR read in lower case ("Hz"), or
+    whose code OCR glued to the city ("1080XPAMSTERDAM") on a page that names no country
+    THEN the code keeps both its letters and the city is the Dutch one (once "HZ EINDHOVEN",
+    5647, and "XP AMSTERDAM", 1080)."""
     parsed = parse_city_line(Line(text, 0.9, (0.1, 0.1, 0.3, 0.12), 1))
     assert parsed is not None and (parsed.city, parsed.postal_code, parsed.country) == expected
 

@@ -1077,3 +1077,29 @@ def test_a_german_letter_thanking_for_a_letter_is_no_receipt() -> None:
         "Leon Müller",
     )
     assert classify_text([page]).document_type == "other", classify_text([page]).probabilities
+
+
+def test_a_telecom_bill_that_names_its_usage_period_is_proof_of_address() -> None:
+    """GIVEN a Dutch mobile bill that calls itself "Uw factuur" under a "Factuurdatum" and asks
+    to be paid ("Gelieve te betalen vóór"), as a supplier's invoice does, but names the period
+    whose use it charges ("Verbruiksperiode") beside a monthly plan and call charges
+    THEN it is proof of address, not an invoice."""
+    page = _page(
+        "Brightline Mobiel",
+        "Zoë Castillo",
+        "Wilhelminastraat 64",
+        "2039 RN Haarlem",
+        "Factuurdatum 16/06/2025",
+        "Klantnummer 985 252 503",
+        "Verbruiksperiode 14/03/2025 t/m 11/06/2025",
+        "Uw factuur",
+        "Totaal te betalen €53,13",
+        "Gelieve te betalen vóór 07/07/2025.",
+        "Omschrijving Totaal",
+        "Maandabonnement 29,75",
+        "Gesprekskosten 14,16",
+        "BTW 21% 9,22",
+        "Totaal te betalen €53,13",
+        "IBAN NL82 SPFV 7686 7088 29",
+    )
+    assert classify_text([page]).document_type == "proof_of_address", classify_text([page]).probabilities
