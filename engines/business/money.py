@@ -216,7 +216,7 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
     """
     pays = payment_targets(facts)
     sums = sum_targets(facts)
-    pool = [c for c in facts.totals if as_decimal(c) > 0]
+    pool = [_without_a_sign_read_as_a_digit(c, facts, pays | sums) for c in facts.totals if as_decimal(c) > 0]
     if not pool:
         # No "total" label read ("ZU" and "ZAHLEN" on two lines): an amount that payment minus
         # change gives will do, or a printed amount that subtotal plus tax gives.
@@ -257,6 +257,41 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
     share = votes[best] / sum(votes.values())
     conf = 0.55 + 0.25 * share + (0.15 if arithmetic else 0.0) - (0.1 if arithmetic is False else 0.0)
     return first[best], min(conf, 0.97), arithmetic
+
+
+# What OCR reads a dollar sign glued to an amount as ("$51.70" → 851.70).
+_SIGN_LOOKALIKES = frozenset("85")
+
+
+def _without_a_sign_read_as_a_digit(cand: Candidate, facts: MoneyFacts, targets: set[Decimal]) -> Candidate:
+    """``cand`` without its first digit where that digit is a dollar sign OCR misread ("$51.70"
+    read 851.70) and the rest is what the document's arithmetic gives (subtotal plus tax, payment
+    minus change, or a tax at its printed rate on the rest: "HST 15%" 6.74 on 44.96): the reading
+    as printed agrees with none of it."""
+    value = as_decimal(cand)
+    if not cand.value or cand.value[0] not in _SIGN_LOOKALIKES or value in targets:
+        return cand
+    rest = cand.value[1:]
+    if not re.fullmatch(r"\d+\.\d{2}", rest):
+        return cand
+    amount = Decimal(rest)
+    if amount in targets or (
+        not _taxed_at_printed_rate(value, facts.taxes) and _taxed_at_printed_rate(amount, facts.taxes)
+    ):
+        return dataclasses.replace(cand, value=rest, raw=amount)
+    return cand
+
+
+def _taxed_at_printed_rate(total: Decimal, taxes: Sequence[Candidate]) -> bool:
+    """Is one of ``taxes`` the tax, at the rate its label prints, on ``total`` less that tax?"""
+    for tax in taxes:
+        amount = as_decimal(tax)
+        texts = {tax.line.text, tax.hit.line.text if tax.hit is not None else ""}
+        for printed in (m for text in texts for m in _PRINTED_RATE.findall(text)):
+            rate = Decimal(printed.replace(",", "."))
+            if 0 < amount < total and ((total - amount) * rate / 100).quantize(_CENT) == amount:
+                return True
+    return False
 
 
 _TAX_TABLE_CONFIDENCE = 0.8  # raw: arithmetic and the total agree, but no label says "tax"

@@ -396,6 +396,34 @@ def test_a_receipt_whose_every_rate_is_zero_owes_no_tax() -> None:
     assert (fields["total_amount"].value, fields["tax_amount"].value) == ("1.27", "0.00")
 
 
+@pytest.mark.parametrize(
+    ("tax_row", "total_text", "expected"),
+    [
+        (("HST15%", "6.74"), "851.70CAD", "51.70"),  # $ read as 8; the tax at 15 % on 44.96
+        (("HST15%", "6.74"), "551.70", "51.70"),  # $ read as 5
+        (("HST15%", "6.74"), "51.70", "51.70"),
+        (("HST15%", "126.74"), "971.70", "971.70"),  # 126.74 is 15 % of 844.96: as printed
+    ],
+)
+def test_a_dollar_sign_read_as_a_digit_is_no_part_of_the_total(
+    tax_row: tuple[str, str], total_text: str, expected: str
+) -> None:
+    """GIVEN a Canadian grocery receipt with no subtotal label, "HST15%" and its tax, and an
+    "Amount due:" whose "$51.70" OCR read as 851.70 (the sign as an 8)
+    THEN the total is 51.70, the amount on which the tax is 15 % of what is left; a total that
+    already agrees with its tax's rate, or that only a leading digit would make agree, stays."""
+    rows = [
+        (0.04, [(0.14, "FITZGERALD'S GROCERY")]),
+        (0.17, [(0.29, "03/10/2024")]),
+        (0.25, [(0.15, "Sourdough Bread"), (0.78, "3.49")]),
+        (0.39, [(0.78, "44.96")]),
+        (0.41, [(0.48, tax_row[0]), (0.78, tax_row[1])]),
+        (0.43, [(0.48, "Amount due:"), (0.70, total_text)]),
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert fields["total_amount"].value == expected
+
+
 def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
     """GIVEN a receipt where OCR set "VAT" apart from "Total excl.", so the subtotal 12.94 is read
     as a tax, beside the real tax line "Tax 6.5%" 0.84
