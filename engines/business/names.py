@@ -9,6 +9,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Sequence
 
+from engines.business.common_names import COMMON_NAMES
 from engines.business.fields import Candidate, PageIndex, Parsed, repair_eszett, text_parser
 from engines.business.labels import is_title, without_trailing_title
 from engines.layout import Line
@@ -406,6 +407,23 @@ _COURTESY_GLUED = re.compile(
     r"^((?i:de\s?heer|herrn|herr|frau|mevrouw|mevr|dhr|monsieur|madame|mme|mrs|mr|ms|dr))(?<=[a-z])(?=[A-Z])"
 )
 
+# ... or a title in capitals glued to a name in title case, told by case too ("MRNoah Fitzgerald").
+_COURTESY_GLUED_CAPITALS = re.compile(
+    r"^(DE\s?HEER|HERRN|HERR|FRAU|MEVROUW|MEVR|DHR|MONSIEUR|MADAME|MME|MRS|MR|MS|DR)(?=[A-Z][a-z])"
+)
+
+# ... and, all in capitals, where the rest of the word is a common name and the word is none
+# ("MRNOAH FITZGERALD").
+_COURTESY_GLUED_UPPER = re.compile(r"^(HERRN|HERR|FRAU|MEVR|DHR|MME|MRS|MR|MS|DR)([A-Z]{2,})(?![^\W\d_])")
+
+
+def _without_glued_upper_title(text: str) -> str:
+    match = _COURTESY_GLUED_UPPER.match(text)
+    if match is None or match[2] not in COMMON_NAMES or match[1] + match[2] in COMMON_NAMES:
+        return text
+    return text[len(match[1]) :]
+
+
 # An initial's full stop with the next word glued to it ("K.JOHNSON").
 # Not inside a dotted abbreviation ("S.N.C.", "S.P.A."), whose next letter has a full stop too.
 _INITIAL_GLUED = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_]{2})")
@@ -440,7 +458,8 @@ def party_name_parser(text: str) -> Parsed | None:
 def clean_person(text: str) -> str:
     """A person's name without courtesy titles ("Mr", "Frau", "M.", "Dhr."), in canonical form,
     an initial's full stop followed by a space (OCR drops it: "K.JOHNSON" is K. JOHNSON)."""
-    text = _COURTESY_SPLIT.sub("", _COURTESY_GLUED.sub(r"\1 ", text.strip(" ,;:-")))
+    text = _COURTESY_GLUED.sub(r"\1 ", text.strip(" ,;:-"))
+    text = _COURTESY_SPLIT.sub("", _without_glued_upper_title(_COURTESY_GLUED_CAPITALS.sub(r"\1 ", text)))
     for _ in range(3):
         stripped = _COURTESY.sub("", text, count=1)
         if stripped == text or not stripped.strip():

@@ -1454,6 +1454,12 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
         ("M. VAN LEEUWEN", "M. VAN LEEUWEN"),  # the particle in capitals too
         ("M. DE VRIES", "M. DE VRIES"),
         ("DeheerD.HENDRIKS", "D. HENDRIKS"),  # a title OCR glued to the name, told by case
+        ("MRNoah Fitzgerald", "NOAH FITZGERALD"),  # a title in capitals glued to a name
+        ("MRSnow White", "SNOW WHITE"),  # MR before Snow, not MRS before "now"
+        ("MRNOAH FITZGERALD", "NOAH FITZGERALD"),  # all capitals: NOAH is a common name
+        ("MRSANCHEZ", "MRSANCHEZ"),  # SANCHEZ is not spelled as its bearers print it: left
+        ("DRAKE SMITH", "DRAKE SMITH"),  # AKE is no name: Drake is
+        ("Drew Barry", "DREW BARRY"),
     ],
 )
 def test_courtesy_titles_are_not_part_of_a_persons_name(printed, name):
