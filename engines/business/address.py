@@ -53,6 +53,7 @@ from engines.business.names import (
 from engines.business.places import CityLine, document_country, parse_city_line
 from engines.layout import PageText
 from engines.types import BBox, Check, Extracted, FieldResult
+from engines.validators import find_dates
 
 # Countries whose address lines never carry a region (state, province, county).
 _COUNTRIES_WITHOUT_REGIONS = frozenset(
@@ -515,6 +516,7 @@ def _document_date_candidate(indexes: Sequence[PageIndex]) -> tuple[Candidate, f
         cand
         for cand in candidates(indexes, ("invoice_date",), parse)
         if not _heads_a_ledger_column(indexes[cand.line.page - 1], cand, parse)
+        and not (cand.hit is not None and cand.line is not cand.hit.line and _is_a_period(cand, prefer))
     ]
     if labelled:
         return labelled[0], 0.88
@@ -524,11 +526,18 @@ def _document_date_candidate(indexes: Sequence[PageIndex]) -> tuple[Candidate, f
         for line in index.page.lines
         for hit in index.hits[id(line)]
         if hit.key in ("period", "due_date")
-    }
+    } | {id(cand.line) for cand in candidates(indexes, ("period", "due_date"), parse)}
     for cand in all_dates(indexes[:1], prefer):
-        if id(cand.line) not in excluded:
+        if id(cand.line) not in excluded and not _is_a_period(cand, prefer):
             return cand, 0.6
     return None
+
+
+def _is_a_period(cand: Candidate, prefer: str | None) -> bool:
+    """Does ``cand`` stand on a line of two dates, a period ("20/10/2026-18/11/2026" beside a
+    caption OCR misread "Penod")? That is never the day a bill was issued, though a statement
+    date's label whose own date OCR garbled ("22Nov202o") points at it below."""
+    return len(find_dates(cand.line.text, prefer=prefer)) >= 2
 
 
 def _date_order_checks(indexes: Sequence[PageIndex]) -> list[Check]:

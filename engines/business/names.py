@@ -190,7 +190,7 @@ def is_boilerplate(text: str) -> bool:
 _BUSINESS_WORD = re.compile(
     r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|RISTORANTE|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
     r"SUPPLIES|STATIONERY|SERVICES|SOLUTIONS|GROUP|HOLDINGS|COMPANY|BANK|BANQUE|BANCO|BANCA|SPARKASSE|"
-    r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|PHARMACY|MARKET|SHOP|HOTEL|"
+    r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|CAFFE|CAFFÈ|PHARMACY|MARKET|SHOP|HOTEL|"
     r"CAJA|CAIXA|CASSA|SAVINGS|STADTWERKE)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -207,6 +207,15 @@ def names_a_business(text: str) -> bool:
 _CAPTIONED = re.compile(r"^[^\W\d_]{2,}(?: [^\W\d_]+)?\s?:\s*\S")
 
 
+# A till's or a table's number ("CASSA 15", "TAVOLO22", "Kasse 3", "Table #4"): a till receipt's
+# caption with its value, no name (though a "Cassa" or a "Caja" with a name is a savings bank).
+_TILL_CAPTION = re.compile(
+    r"^(?:cassa|tavolo|table|tisch|kasse|caja|mesa|caisse|till|register|terminal|kassa|tafel)"
+    r"\s*[:#.]?\s*(?:n[.°º]?\s*)?\d+$",
+    re.IGNORECASE,
+)
+
+
 def is_header_noise(line: Line) -> bool:
     """A top-of-page line that is not a name: a caption with its value, address, phone,
     registration, web, date, title, greeting, or too few letters to be a name. A registration number in brackets after a name
@@ -218,7 +227,7 @@ def is_header_noise(line: Line) -> bool:
     letters = sum(c.isalpha() for c in text)
     if letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
         return True
-    if line.score < 0.6:
+    if line.score < 0.6 or _TILL_CAPTION.match(text):
         return True
     amounts = find_amounts(text)
     return (

@@ -424,6 +424,24 @@ def test_a_dollar_sign_read_as_a_digit_is_no_part_of_the_total(
     assert fields["total_amount"].value == expected
 
 
+@pytest.mark.parametrize("till", ["CASSA15", "CASSA 15", "Kasse 3", "TAVOLO 22", "Table #4"])
+def test_a_tills_number_is_no_merchant(till: str) -> None:
+    """GIVEN an Italian café's receipt headed "Caffe Sonnental", with its till's number ("CASSA15")
+    right of the table's on a row below the address ("Cassa" also names savings banks)
+    THEN the merchant is the café (whose accent the pipeline puts back later)."""
+    rows = [
+        (0.11, [(0.32, "Caffe Sonnental")]),
+        (0.15, [(0.32, "VIALE MANZONI N.94")]),
+        (0.17, [(0.36, "35111 PADOVA PD")]),
+        (0.20, [(0.35, "Tel.0674444775")]),
+        (0.24, [(0.07, "TAV0L022"), (0.79, till)]),
+        (0.26, [(0.07, "29/05/24 14:18:45"), (0.62, "Scontrino n.1911")]),
+        (0.32, [(0.06, "Lasagne al forno"), (0.80, "14,56 A")]),
+        (0.46, [(0.06, "TOTALE EURO"), (0.80, "14,56")]),
+    ]
+    assert values(read_receipt([page(rows, source="ocr")]))["merchant_name"] == "CAFFE SONNENTAL"
+
+
 def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
     """GIVEN a receipt where OCR set "VAT" apart from "Total excl.", so the subtotal 12.94 is read
     as a tax, beside the real tax line "Tax 6.5%" 0.84
@@ -2120,6 +2138,28 @@ def test_a_currency_only_a_word_suggests_is_weakly_held() -> None:
     ]
     assert (word_only.value, addressed.value) == ("GBP", "GBP")
     assert word_only.confidence == pytest.approx(addressed.confidence / 2)
+
+
+def test_a_period_and_a_due_date_are_never_the_bills_date() -> None:
+    """GIVEN a water bill whose "Statement date" OCR garbled ("22Nov202o"), whose billing period
+    "20/10/2026-18/11/2026" stands under a caption misread "Penod", and whose due date stands
+    under its "Due date" caption
+    THEN the bill's date is not read at all: the period's first day (once taken, 0.99 confident
+    after calibration) and the due date are no day of issue."""
+    rows = [
+        (0.01, [(0.14, "York Water")]),
+        (0.04, [(0.74, "Your water bill")]),
+        (0.10, [(0.68, "Statementdate:22Nov202o")]),
+        (0.12, [(0.12, "Service address:")]),
+        (0.13, [(0.54, "Summary")]),
+        (0.14, [(0.12, "CHLOE JOHN HARRIS")]),
+        (0.15, [(0.12, "128 Beech Crescent")]),
+        (0.16, [(0.55, "Account No."), (0.78, "486014075")]),
+        (0.17, [(0.12, "YORK"), (0.55, "Penod"), (0.71, "20/10/2026-18/11/2026")]),
+        (0.18, [(0.12, "YO2 0GT"), (0.55, "Due date"), (0.78, "13 Dec 2026")]),
+        (0.20, [(0.55, "Balance to pay:"), (0.78, "£107.57")]),
+    ]
+    assert values(read_proof_of_address([page(rows, source="ocr")]))["document_date"] is None
 
 
 def test_a_canadian_bills_date_that_reads_two_ways_is_left_to_a_person() -> None:
