@@ -339,8 +339,10 @@ def _house_number_spaced(street: str) -> str:
     # a compass point glued to the street's name it precedes: no street's name starts with the
     # same capital twice ("4575 SSUNSET ST" is 4575 S SUNSET ST)
     street = re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)
-    # ... nor does any English word open with N or W and a consonant but H or R ("5188 WLINCOLN")
-    return re.sub(r"^(\d{1,5} )([NW])(?=(?![HR])[B-DF-HJ-NP-TV-XZ][A-Z]{2})", r"\1\2 ", street)
+    # ... nor does any English word open with N or W and a consonant but H or R ("5188 WLINCOLN"),
+    # nor with S and one of B, D, F, G, J, R, V, X, Z ("6763 SRIVER DR")
+    street = re.sub(r"^(\d{1,5} )([NW])(?=(?![HR])[B-DF-HJ-NP-TV-XZ][A-Z]{2})", r"\1\2 ", street)
+    return re.sub(r"^(\d{1,5} )(S)(?=[BDFGJRVXZ][A-Z]{2})", r"\1\2 ", street)
 
 
 def read_proof_of_address(pages: list[PageText]) -> Extracted:

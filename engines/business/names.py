@@ -101,10 +101,16 @@ def looks_like_date_or_time(text: str) -> bool:
 _DEGREE_AFTER_NUMBER = re.compile(r"(?<=\d)\s?°")
 
 
+# A house number glued to the floor after it ("RONDA DE GOYA 1016º A" of 101 6º A): a floor's
+# ordinal has one digit, so three digits or more before an indicator are two numbers.
+_FLOOR_GLUED_TO_NUMBER = re.compile(r"(?<!\d)(\d{2,})(\d[ºª])")
+
+
 def with_ordinal_indicators(street: str) -> str:
     """A street with a floor's or door's ordinal indicator ("6º B", "3º dcha.") where OCR read the
-    degree sign it resembles: an address holds no temperatures."""
-    return _DEGREE_AFTER_NUMBER.sub("º", street)
+    degree sign it resembles (an address holds no temperatures), parted from the house number OCR
+    glued it to."""
+    return _FLOOR_GLUED_TO_NUMBER.sub(r"\1 \2", _DEGREE_AFTER_NUMBER.sub("º", street))
 
 
 def canonical_name(text: str) -> str:

@@ -967,6 +967,27 @@ def test_a_floors_ordinal_indicator_read_as_a_degree_sign_is_an_ordinal_again() 
 
 
 @pytest.mark.parametrize(
+    ("printed", "street"),
+    [
+        ("Ronda de Goya 1016º A", "RONDA DE GOYA 101 6º A"),  # OCR glued the house and the floor
+        ("Calle Nueva 376° izq.", "CALLE NUEVA 37 6º IZQ."),  # and read the ordinal as a degree
+        ("Calle Mayor 12, 3º B", "CALLE MAYOR 12, 3º B"),
+    ],
+)
+def test_a_house_number_glued_to_its_floor_is_parted_from_it(printed: str, street: str) -> None:
+    """GIVEN a Spanish bill whose street OCR read with the house number glued to the floor's
+    ordinal ("1016º" of "101 6º")
+    THEN the two are parted: a floor's ordinal has one digit, no house number an indicator."""
+    rows = [
+        (0.04, [(0.06, "Canal Greenfield S.A.")]),
+        (0.12, [(0.06, "Jesús Gil Martín"), (0.6, "Fecha: 16/08/2023")]),
+        (0.14, [(0.06, printed)]),
+        (0.16, [(0.06, "50038 Zaragoza")]),
+    ]
+    assert values(read_proof_of_address([page(rows, source="ocr")]))["address_street"] == street
+
+
+@pytest.mark.parametrize(
     "tax_line",
     [
         "VAT No. GB579665683",
@@ -1861,6 +1882,9 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
         ("CALLEMAYOR 5", "CALLE MAYOR 5"),
         ("5188 WLINCOLN BLVD", "5188 W LINCOLN BLVD"),  # no word opens with WL
         ("12 WRIGHT ST", "12 WRIGHT ST"),
+        ("6763 SRIVER DR", "6763 S RIVER DR"),  # no word opens with SR
+        ("12 SPRING ST", "12 SPRING ST"),
+        ("12 STATE ST", "12 STATE ST"),
         ("CORSO SAN FRANCESCO N.31", "CORSO SAN FRANCESCO N. 31"),  # Italian "n." and its number
         ("Via Roma n.7", "Via Roma n. 7"),
         ("VIA DEL CORSO N. 3", "VIA DEL CORSO N. 3"),
