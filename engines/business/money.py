@@ -332,7 +332,7 @@ def choose_tax(facts: MoneyFacts, total: Candidate | None) -> tuple[Candidate | 
                     return cand, _TAX_TABLE_CONFIDENCE
         return None, 0.0
     counts = Counter(as_decimal(c) for c in pool)
-    summed = _sum_of_the_others(pool)
+    summed = _sum_of_the_others(pool) or _sum_printed_below(pool, facts.after_taxes)
     if summed is not None:
         return summed, 0.85
     best = max(pool, key=lambda c: (counts[as_decimal(c)], as_decimal(c) > 0))
@@ -394,6 +394,17 @@ def _sum_of_the_others(pool: Sequence[Candidate]) -> Candidate | None:
         if _close(sum(others, Decimal(0)), value):
             return next(c for c in pool if as_decimal(c) == value)
     return None
+
+
+def _sum_printed_below(pool: Sequence[Candidate], below: Sequence[Candidate]) -> Candidate | None:
+    """The amount under or beside the tax lines that is the sum of their distinct amounts: one
+    line per rate ("enth. Umsatzsteuer 2.6%" 1.60, "8.1%" 1.55) and their total (3.15) with its
+    caption lost."""
+    distinct = {as_decimal(c) for c in pool if as_decimal(c) > 0}
+    if len(distinct) < 2:
+        return None
+    total = sum(distinct, Decimal(0))
+    return next((c for c in below if as_decimal(c) == total), None)
 
 
 # VAT and sales-tax rates in use where our documents come from (percent); a rate printed beside

@@ -442,6 +442,24 @@ def test_a_tills_number_is_no_merchant(till: str) -> None:
     assert values(read_receipt([page(rows, source="ocr")]))["merchant_name"] == "CAFFE SONNENTAL"
 
 
+def test_the_sum_under_two_rates_tax_lines_is_the_tax() -> None:
+    """GIVEN a German receipt with prices including tax, one "enth. MwSt" line per rate (1.60 at
+    7 %, 1.55 at 19 %) and their total 3.15 on the row below, its caption lost
+    THEN the tax is 3.15, not one rate's share."""
+    rows = [
+        (0.10, [(0.26, "Frischkauf Meyer")]),
+        (0.21, [(0.22, "21.06.2025 18:15:38")]),
+        (0.28, [(0.22, "Schokolade Vollmilch"), (0.59, "82.40")]),
+        (0.58, [(0.23, "Netto"), (0.59, "82.40")]),
+        (0.60, [(0.23, "Gesamt EUR"), (0.58, "82.40")]),
+        (0.65, [(0.23, "enth. MwSt 7%"), (0.61, "1.60")]),
+        (0.67, [(0.23, "enth. MwSt 19%"), (0.61, "1.55")]),
+        (0.69, [(0.61, "3.15")]),
+    ]
+    fields = read_receipt([page(rows, source="ocr")]).fields
+    assert (fields["total_amount"].value, fields["tax_amount"].value) == ("82.40", "3.15")
+
+
 def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
     """GIVEN a receipt where OCR set "VAT" apart from "Total excl.", so the subtotal 12.94 is read
     as a tax, beside the real tax line "Tax 6.5%" 0.84
