@@ -493,11 +493,17 @@ _FUNCTION_WORDS = frozenset(
 )  # fmt: skip
 
 
+# A number's caption ends so ("Rechnungs-Nr", "Kunden-Nr.", "Invoice No.", "Factura nº"); no name does.
+_NUMBER_CAPTION_END = re.compile(r"(?:-\s*nr\.?|\bnr\.|\bno\.|\bn[º°]\.?)\s*$", re.IGNORECASE)
+
+
 def looks_like_name(text: str) -> bool:
     """Two to six words of letters (a person or organisation), no digits; not a sentence that
     introduces what follows ("... as follows:"), not an article alone ("THE" of a split line)."""
     if re.search(r"\d", text) or looks_like_web(text) or text.rstrip().endswith(":"):
         return False
+    if _NUMBER_CAPTION_END.search(text):
+        return False  # a number's caption whose main word OCR misread ("RECHNUGS-NR")
     words = [w for w in re.split(r"\s+", text.strip()) if w]
     if words and all(w.lower().strip(".,") in _FUNCTION_WORDS for w in words):
         return False

@@ -2346,3 +2346,23 @@ def test_a_courtesy_title_the_space_restorer_split_is_still_no_part_of_the_name(
     restorer split into "Mon Sieur"
     THEN the title is no part of the name (MON SIEUR BJÖRG … was once approved at 0.959)."""
     assert clean_person(printed) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("RECHNUGS-NR", False),  # "Rechnungs-Nr", its n lost: a caption beside the customer's
+        ("Kunden-Nr.", False),
+        ("Invoice No.", False),
+        ("Factura nº", False),
+        ("Kowalczyk & Schmidt GmbH", True),
+        ("Nora Bruno", True),
+    ],
+)
+def test_a_numbers_caption_is_no_name(text: str, name: bool) -> None:
+    """GIVEN a caption of a number OCR misread so that no label matches it ("RECHNUGS-NR"),
+    standing right of a "KUNDE" caption whose name is below
+    THEN it is no name: a name never ends in "-Nr" or "No."."""
+    from engines.business.names import looks_like_name
+
+    assert looks_like_name(text) is name
