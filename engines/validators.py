@@ -77,8 +77,12 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"{_DAY}[\s.\-/]*(?:de\s*)?{_MONTH}(?:(?![a-z])|(?=del?\s*\d))[\s.,\-/]*(?:de\s*|del\s*)?{_YEAR}"
         ),
     ),
-    # Dec 31, 2026 / December 31 2026
-    ("mdy", re.compile(rf"(?<![a-z]){_MONTH}(?![a-z])\s*{_DAY}(?:,\s*|\s+){_YEAR}")),
+    # Dec 31, 2026 / December 31 2026, and OCR's "October14.2022" (a comma read as a full stop,
+    # before a four-digit year only: "May 5.25" is a price)
+    (
+        "mdy",
+        re.compile(rf"(?<![a-z]){_MONTH}(?![a-z])\s*{_DAY}(?:,\s*|\s+|\.\s*(?=(?:19|20)\d\d)){_YEAR}"),
+    ),
 )
 
 

@@ -153,6 +153,9 @@ def _account(indexes: Sequence[PageIndex]) -> tuple[Candidate | None, bool | Non
     return None, None, _ACCOUNT_NUMBER
 
 
+_MISREAD_JOINER = re.compile(r"^[^\W\d_]{1,8}$")
+
+
 def period_parser(prefer: str | None, *, joined: bool = False) -> Parser:
     """Two dates joined by a dash or a word ("to", "bis", "au", "al", "tot"), the first earlier: a
     day joined to itself is a ledger row's booking and value dates ("27.11.2026 27.11.2026"),
@@ -165,7 +168,10 @@ def period_parser(prefer: str | None, *, joined: bool = False) -> Parser:
             # a joiner is a word: a digit in it is a letter OCR misread ("01/11/2026t0 30/11/2026")
             between = text[first.end : second.start].strip().replace("0", "o")
             joiner = re.sub(r"^(?:du|del|dal|van|vom|from)\s+", "", between, flags=re.I)
-            if not _JOINER.match(joiner) or (joined and not joiner) or first.value >= second.value:
+            # after a period's label, any short word joins its two dates: OCR's "rough" of
+            # "through" too
+            known = _JOINER.match(joiner) or (not joined and _MISREAD_JOINER.match(joiner))
+            if not known or (joined and not joiner) or first.value >= second.value:
                 continue
             value = f"{first.value.isoformat()}/{second.value.isoformat()}"
             raw: tuple[date, date] = (first.value, second.value)

@@ -1823,6 +1823,32 @@ def test_a_period_whose_label_and_joiner_ocr_misread_is_still_the_statements_per
 
 
 @pytest.mark.parametrize(
+    ("label", "value", "period"),
+    [
+        ("Perlod:", "11/01/2023rough11/30/2023", ("2023-11-01", "2023-11-30")),  # "through" lost its th
+        ("Statement period:", "October14.2022November 17,2022", ("2022-10-14", "2022-11-17")),
+        ("Statement period:", "11/01/2023 - 11/30/2023", ("2023-11-01", "2023-11-30")),
+    ],
+)
+def test_a_labelled_period_whose_joiner_or_comma_ocr_misread_is_read(
+    label: str, value: str, period: tuple[str, str]
+) -> None:
+    """GIVEN a US statement whose period, right of its caption, OCR read with its joiner misread
+    ("rough" of "through") or lost and a comma read as a full stop ("October14.2022November 17,2022")
+    THEN the period is still read: after a period's caption any short word joins two dates, and a
+    month's name, a day, a full stop and a four-digit year are a date."""
+    rows = [
+        (0.16, [(0.22, "Westerbrook Bank")]),
+        (0.26, [(0.53, "Statement date:"), (0.63, "12/02/2023")]),
+        (0.27, [(0.21, "Linda Kowalski"), (0.52, "Account name"), (0.63, "Linda Kowalski")]),
+        (0.30, [(0.21, "Boston, MA 02125-7417")]),
+        (0.34, [(0.45, label), (0.67, value)]),
+    ]
+    fields = read_bank_statement([page(rows, source="ocr")]).fields
+    assert (fields["statement_period_start"].value, fields["statement_period_end"].value) == period
+
+
+@pytest.mark.parametrize(
     ("read", "printed"),
     [
         ("StraBe 12", "Straße 12"),

@@ -67,6 +67,7 @@ def test_every_printed_form_of_a_date_parses_to_the_same_day(text: str) -> None:
         ("7 agosto 2026", date(2026, 8, 7)),
         ("Fecha6de septiembrede2023", date(2023, 9, 6)),  # label, day, "de" and year glued
         ("20deseptiembrede2023", date(2023, 9, 20)),
+        ("October14.2022", date(2022, 10, 14)),  # the comma read as a full stop, the space lost
     ],
 )
 def test_dates_in_ocr_text_and_other_languages(text: str, expected: date) -> None:
@@ -88,7 +89,10 @@ def test_one_unambiguous_date_settles_the_order_of_the_others() -> None:
     assert date_order(["03/04/2026"]) is None
 
 
-@pytest.mark.parametrize("text", ["32/01/2026", "2026-13-01", "31 Feb 2026", "no date here", "12:30"])
+@pytest.mark.parametrize(
+    "text",
+    ["32/01/2026", "2026-13-01", "31 Feb 2026", "no date here", "12:30", "May 5.25"],  # a price
+)
 def test_impossible_dates_are_not_dates(text: str) -> None:
     assert parse_date(text) is None
 
