@@ -36,7 +36,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from engines.business.names import canonical_name, clean_person, is_courtesy_title, with_ordinal_indicators
+from engines.business.names import (
+    canonical_name,
+    clean_person,
+    is_courtesy_title,
+    with_ordinal_indicators,
+    with_street_type_apart,
+)
 from engines.images import rotate
 from engines.page_text import PageFrame
 from engines.types import Check, FieldResult
@@ -482,7 +488,7 @@ def confirm_fields(
             continue
         value = clean_person(merged.value) if name in _PERSON_FIELDS else canonical_name(merged.value)
         if name == "address_street":
-            value = with_ordinal_indicators(value)
+            value = with_street_type_apart(with_ordinal_indicators(value))
         if not (fold(value).replace(" ", "") and value):
             continue
         # The readers agree on the letters; where PP-OCR's word was kept against Tesseract's

@@ -49,6 +49,7 @@ from engines.business.names import (
     organisation_at_top,
     respace_fields,
     with_ordinal_indicators,
+    with_street_type_apart,
 )
 from engines.business.places import CityLine, document_country, parse_city_line
 from engines.layout import PageText
@@ -293,6 +294,8 @@ def _issuers_own(index: PageIndex, block: AddressBlock, issuer: str | None) -> b
     form, a bank's or utility's word) or the issuer's phone or web address set under it? (A page
     whose top line is the addressee, no letterhead read, has the addressee's name as its
     "issuer" too.)"""
+    if issuer and not block.name_text:
+        return _under_the_issuers_name(index, block, issuer)
     if not (issuer and block.name_text and _same_organisation(canonical_name(block.name_text), issuer)):
         return False
     if names_a_business(block.name_text):
@@ -308,6 +311,20 @@ def _issuers_own(index: PageIndex, block: AddressBlock, issuer: str | None) -> b
 
 
 _LETTERHEAD_LINES = 3  # line heights under an address where a letterhead prints its phone, web
+
+
+def _under_the_issuers_name(index: PageIndex, block: AddressBlock, issuer: str) -> bool:
+    """Does the issuer's name stand right above a block read without a name (a letterhead's
+    street and city under "Banca Aurora", its logo's initial beside it): the block is then the
+    issuer's own address, never an addressee's the reader could not make out."""
+    street = block.street
+    above = [
+        line
+        for line in index.page.lines
+        if street.y0 - _LETTERHEAD_LINES * street.height <= line.y_center < street.y0
+        and min(line.x1, street.x1) > max(line.x0, street.x0)
+    ]
+    return any(_same_organisation(canonical_name(line.text), issuer) for line in above)
 
 
 def _same_organisation(name: str, issuer: str) -> bool:
@@ -332,6 +349,11 @@ def _house_number_spaced(street: str) -> str:
     street = re.sub(r"(?<=\s[Nn]\.)(?=\d{1,5}[^\W\d_]?$)", " ", street)
     # a street type's abbreviation glued to the flat or suite after it ("8717 SPRING CTAPT 31")
     street = re.sub(rf"(?<=\s)({_STREET_ABBREVIATIONS})(?=(?:APT|STE|UNIT)\.?\s*\d)", r"\1 ", street)
+    # ... or to the name before it: told by case ("8950 RidgeLn"), or in capitals by an ending no
+    # English word has ("8950 RIDGELN": only KILN ends so)
+    street = with_street_type_apart(
+        re.sub(rf"(?<=[a-z])(?=(?i:{_STREET_ABBREVIATIONS})\.?$)(?=[A-Z])", " ", street)
+    )
     street = re.sub(r"^(\d{1,5})(?=[NSEW] [A-Z])", r"\1 ", street)
     street = re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
     # a Romance street type glued to the name after it ("VIAMAZZINI 37", "CALLEMAYOR 5")

@@ -101,6 +101,17 @@ def looks_like_date_or_time(text: str) -> bool:
 _DEGREE_AFTER_NUMBER = re.compile(r"(?<=\d)\s?°")
 
 
+# A street type's abbreviation in capitals glued to the name before it ("8950 RIDGELN"), where
+# no English word ends so (but KILN).
+_STREET_TYPE_GLUED = re.compile(r"(?<=[A-Z]{3})(?<!KI)(?=(?:LN|DR|BLVD|PKWY|HWY)\.?$)")
+
+
+def with_street_type_apart(street: str) -> str:
+    """A street with its type's abbreviation parted from the name OCR glued it to ("8950 RIDGE
+    LN"); both readers glue it alike, so their agreement cannot part it."""
+    return _STREET_TYPE_GLUED.sub(" ", street)
+
+
 # A house number glued to the floor after it ("RONDA DE GOYA 1016º A" of 101 6º A): a floor's
 # ordinal has one digit, so three digits or more before an indicator are two numbers.
 _FLOOR_GLUED_TO_NUMBER = re.compile(r"(?<!\d)(\d{2,})(\d[ºª])")
@@ -233,7 +244,7 @@ def is_header_noise(line: Line) -> bool:
     letters = sum(c.isalpha() for c in text)
     if letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
         return True
-    if line.score < 0.6 or _TILL_CAPTION.match(text):
+    if line.score < 0.6 or _TILL_CAPTION.match(text) or _NUMBER_CAPTION_END.search(text):
         return True
     amounts = find_amounts(text)
     return (
@@ -494,7 +505,8 @@ _FUNCTION_WORDS = frozenset(
 
 
 # A number's caption ends so ("Rechnungs-Nr", "Kunden-Nr.", "Invoice No.", "Factura nº"); no name does.
-_NUMBER_CAPTION_END = re.compile(r"(?:-\s*nr\.?|\bnr\.|\bno\.|\bn[º°]\.?)\s*$", re.IGNORECASE)
+# a lone "n." is one only in lower case ("Scontrino n."): "N." ends a name with an initial.
+_NUMBER_CAPTION_END = re.compile(r"(?:-\s*nr\.?|\bnr\.|\bno\.|\bn[º°]\.?|(?-i:\bn\.))\s*$", re.IGNORECASE)
 
 
 def looks_like_name(text: str) -> bool:

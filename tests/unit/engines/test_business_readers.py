@@ -460,6 +460,25 @@ def test_the_sum_under_two_rates_tax_lines_is_the_tax() -> None:
     assert (fields["total_amount"].value, fields["tax_amount"].value) == ("82.40", "3.15")
 
 
+def test_a_receipt_numbers_caption_is_no_merchant() -> None:
+    """GIVEN an Italian fuel station's receipt whose name (in a logo) OCR did not read, so that
+    the first words under its title are the address and the caption "Scontrino n." beside its
+    number
+    THEN no merchant is read (once SCONTRINO N., approved at 1.00): a name never ends in "n."."""
+    rows = [
+        (0.11, [(0.16, "S"), (0.35, "DOCUMENTO COMMERCIALE")]),
+        (0.15, [(0.14, "Viale del Corso, 153")]),
+        (0.17, [(0.14, "80136 Napoli")]),
+        (0.19, [(0.14, "Tel. 0515949341")]),
+        (0.23, [(0.14, "Scontrino n."), (0.36, "7284")]),
+        (0.25, [(0.14, "Data"), (0.36, "04/09/2026")]),
+        (0.31, [(0.15, "Descrizione")]),
+        (0.33, [(0.15, "Gasolio"), (0.80, "40,00")]),
+        (0.40, [(0.15, "TOTALE EURO"), (0.80, "40,00")]),
+    ]
+    assert values(read_receipt([page(rows, source="ocr")]))["merchant_name"] is None
+
+
 def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
     """GIVEN a receipt where OCR set "VAT" apart from "Total excl.", so the subtotal 12.94 is read
     as a tax, beside the real tax line "Tax 6.5%" 0.84
@@ -1822,6 +1841,29 @@ def test_a_period_whose_label_and_joiner_ocr_misread_is_still_the_statements_per
     )
 
 
+def test_a_nameless_block_under_the_banks_name_is_the_banks_own_address() -> None:
+    """GIVEN an Italian statement whose letterhead prints "Banca Aurora" (its logo's initial "B"
+    beside it) over its own street and city, and whose addressee's street OCR garbled past
+    reading ("VialeVittorioEmanuelelln.59")
+    THEN no address is read: the bank's own (once read as the holder's, approved at 0.93) is
+    no addressee's."""
+    rows = [
+        (0.10, [(0.21, "B"), (0.25, "Banca Aurora"), (0.69, "ESTRATTO CONTO")]),
+        (0.14, [(0.20, "Via San Francesco 109")]),
+        (0.15, [(0.20, "10129 Torino (TO)")]),
+        (0.16, [(0.20, "T0367585593")]),
+        (0.20, [(0.21, "Giovanni Moretti"), (0.51, "Data emissione:"), (0.72, "01/11/2023")]),
+        (0.21, [(0.21, "VialeVittorioEmanuelelln.59"), (0.51, "Intestatario:"), (0.72, "GIOVANNI MORETTI")]),
+        (0.23, [(0.21, "50135Firenze (Fl)"), (0.51, "IBAN:"), (0.62, "IT62J7023207137171784607994")]),
+    ]
+    got = values(read_bank_statement([page(rows, source="ocr")]))
+    assert (got["address_street"], got["address_city"], got["account_holder"]) == (
+        None,
+        None,
+        "GIOVANNI MORETTI",
+    )
+
+
 @pytest.mark.parametrize(
     ("label", "value", "period"),
     [
@@ -1927,6 +1969,12 @@ def test_a_caption_over_its_value_is_no_title(caption: str) -> None:
         ("5188 WLINCOLN BLVD", "5188 W LINCOLN BLVD"),  # no word opens with WL
         ("12 WRIGHT ST", "12 WRIGHT ST"),
         ("6763 SRIVER DR", "6763 S RIVER DR"),  # no word opens with SR
+        ("8950RidgeLn", "8950 Ridge Ln"),  # a street type glued to the name, told by case
+        ("8950 RIDGELN", "8950 RIDGE LN"),  # ... or by an ending no English word has
+        ("12 MEADOWBLVD.", "12 MEADOW BLVD."),
+        ("12 KILN", "12 KILN"),
+        ("12 FOREST", "12 FOREST"),  # ST ends many words: left
+        ("12 WestSt", "12 West St"),
         ("12 SPRING ST", "12 SPRING ST"),
         ("12 STATE ST", "12 STATE ST"),
         ("CORSO SAN FRANCESCO N.31", "CORSO SAN FRANCESCO N. 31"),  # Italian "n." and its number
