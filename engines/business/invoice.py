@@ -52,6 +52,7 @@ from engines.business.money import (
 )
 from engines.business.names import (
     LEGAL_SUFFIX,
+    canonical_name,
     clean_organisation,
     clean_person,
     is_boilerplate,
@@ -243,7 +244,7 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
             value = clean_organisation(text)
             if customer is None or value != customer.value:
                 labelled = Candidate(value, text, cand.line, cand.bbox, cand.hit, cand.where)
-                return _with_letterheads_full_stop(indexes[0], labelled), 0.8
+                return _with_full_stop_printed_elsewhere(indexes[0], labelled), 0.8
 
     def skip(line: Line) -> bool:
         return customer is not None and line is customer.line
@@ -256,19 +257,19 @@ def _vendor(indexes: Sequence[PageIndex], customer: Candidate | None) -> tuple[C
         return sender, 0.75
     if top is None or (customer is not None and top.value == customer.value):
         return None, 0.0
-    return top, 0.75 if top.raw else 0.55
+    return _with_full_stop_printed_elsewhere(indexes[0], top), 0.75 if top.raw else 0.55
 
 
-def _with_letterheads_full_stop(index: PageIndex, labelled: Candidate) -> Candidate:
-    """The letterhead's reading of the vendor where it prints the legal form's full stop that the
-    labelled block's reading lost ("LTD." over "LTD"): OCR drops a small dot far oftener than it
-    makes one up."""
-
-    def skip(line: Line) -> bool:
-        return line is labelled.line
-
-    top = organisation_at_top(index, skip=skip)
-    return top if top is not None and top.value == f"{labelled.value}." else labelled
+def _with_full_stop_printed_elsewhere(index: PageIndex, vendor: Candidate) -> Candidate:
+    """The vendor with the legal form's full stop where another line of the page prints the name
+    with it (a letterhead's "LTD." over a "From" block's "LTD", a return line's "Ltd. · 122
+    Victoria Way" under a logo's "LTD"): OCR drops a small dot far oftener than it makes one up."""
+    dotted = f"{vendor.value}."
+    if vendor.value.endswith(".") or not any(
+        line is not vendor.line and canonical_name(line.text).startswith(dotted) for line in index.page.lines
+    ):
+        return vendor
+    return Candidate(dotted, vendor.raw, vendor.line, vendor.bbox, vendor.hit, vendor.where)
 
 
 # The return line a windowed letter (DIN 5008) prints over the addressee: the sender's name, then

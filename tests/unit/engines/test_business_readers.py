@@ -244,6 +244,23 @@ def test_the_letterheads_full_stop_after_a_legal_form_is_kept_where_the_from_blo
     assert (got["vendor_name"], got["customer_name"]) == ("SMITH & MACDONALD LTD.", "SUSAN CHEN")
 
 
+def test_the_return_lines_full_stop_after_a_legal_form_is_kept_where_the_logo_lost_it() -> None:
+    """GIVEN a British invoice whose logo reads "WESTERBROOK ENGINEERING LTD" (no full stop) and
+    whose return line above the customer prints "Westerbrook Engineering Ltd. · 122 Victoria Way"
+    THEN the vendor keeps the full stop the return line shows."""
+    rows = [
+        (0.05, [(0.43, "WESTERBROOK ENGINEERING LTD")]),
+        (0.16, [(0.12, "Westerbrook Engineering Ltd. · 122 Victoria Way - London NW5 6RH")]),
+        (0.18, [(0.12, "Charlotte Murphy"), (0.59, "Invoice number:"), (0.80, "GK-94033")]),
+        (0.19, [(0.59, "Date:"), (0.80, "2026-08-25")]),
+        (0.20, [(0.12, "68 Kingsway Grove")]),
+        (0.40, [(0.60, "Subtotal"), (0.82, "1,000.00")]),
+        (0.42, [(0.60, "VAT 20%"), (0.82, "200.00")]),
+        (0.44, [(0.60, "Total"), (0.82, "1,200.00")]),
+    ]
+    assert values(read_invoice([page(rows, source="ocr")]))["vendor_name"] == "WESTERBROOK ENGINEERING LTD."
+
+
 def test_a_client_caption_read_cuent_still_names_the_customer() -> None:
     """GIVEN a French invoice whose letterhead is "Moreau et Michel SA" and whose customer block
     is captioned "CUENT" (OCR read CLIENT's LI as U) over "Bernard et Thomas SARL", and whose
