@@ -202,6 +202,10 @@ TITLES = (
     "notice", "final notice", "payment reminder", "reminder", "electricity bill", "gas bill",
     "water bill", "phone bill", "energy bill", "annual statement", "tax notice", "avis d imposition",
     "mahnung", "zahlungserinnerung", "jahresabrechnung", "abrechnung",
+    # the kind of account a statement covers, printed as its heading: never its bank's name
+    "betaalrekening", "spaarrekening", "girokonto", "privatkonto", "sparkonto", "compte courant",
+    "compte cheques", "cuenta corriente", "cuenta nomina", "conto corrente", "current account",
+    "checking account", "savings account",
 )  # fmt: skip
 
 _FREELY_GLUED_LENGTH = 9  # letters of a phrase long enough to be a label whatever follows it

@@ -1858,6 +1858,28 @@ def test_a_period_whose_label_and_joiner_ocr_misread_is_still_the_statements_per
     )
 
 
+@pytest.mark.parametrize("kind", ["Betaalrekening", "Girokonto", "Cuenta nómina", "Current account"])
+def test_the_kind_of_account_a_statement_heads_is_no_issuer(kind: str) -> None:
+    """GIVEN a Dutch bank statement whose bank's name "SPAARBANK 'S-HERTOGENBOSCH" stands left of
+    the account's kind, printed larger ("Betaalrekening", approved as the issuer at 1.00)
+    THEN the issuer is the bank: the account's kind is a heading, never a name."""
+    rows = [
+        (0.073, [(0.77, kind)]),
+        (0.082, [(0.19, "SPAARBANK 'S-HERTOGENBOSCH")]),
+        (0.095, [(0.75, "17/06/2023 - 16/07/2023")]),
+        (0.15, [(0.10, "Daan Jacobs"), (0.52, "T.n.v."), (0.66, "Daan Jacobs")]),
+        (0.164, [(0.10, "Julianasingel 17"), (0.52, "IBAN"), (0.66, "NL33 XNKB 3470 6064 98")]),
+        (0.178, [(0.10, "5254 JK 's-Hertogenbosch"), (0.52, "BIC"), (0.66, "XFOCNLV4")]),
+    ]
+    lines = [
+        Line(text, 0.98, (x, y, min(1.0, x + 0.012 * len(text)), y + (0.013 if text == kind else 0.011)), 1)
+        for y, cells in rows
+        for x, text in cells
+    ]
+    statement = PageText(1, tuple(sort_reading_order(lines)), "text_layer")
+    assert values(read_bank_statement([statement]))["issuer_name"] == "SPAARBANK 'S-HERTOGENBOSCH"
+
+
 def test_a_nameless_block_under_the_banks_name_is_the_banks_own_address() -> None:
     """GIVEN an Italian statement whose letterhead prints "Banca Aurora" (its logo's initial "B"
     beside it) over its own street and city, and whose addressee's street OCR garbled past
