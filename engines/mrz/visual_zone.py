@@ -190,13 +190,20 @@ def _filler_misread(tail: str) -> bool:
     return share >= _MIN_FILLER_SHARE and not _STRAY_RUN.search(tail)
 
 
+# The shortest end of a name the MRZ's truncation leaves that is matched against the print.
+_MIN_TRUNCATED_WORD = 4
+
+
 def _printed_prefixes(field: str, at: int, printed: set[str]) -> set[tuple[str, int]]:
     """The stretches of ``field`` from ``at`` that read as a printed word, each with the letters
     it differs by (none, or one for a long word: one replaced, missing or extra)."""
     found = set()
+    tail = field[at:]
     for word in printed:
         if field.startswith(word, at):
             found.add((word, 0))
+        elif len(tail) >= _MIN_TRUNCATED_WORD and word.startswith(tail):
+            found.add((tail, 0))  # the MRZ cut the last name at the line's end ("MAXIMILI")
         if len(word) < _MIN_LOOSE_WORD:
             continue
         for length in (len(word) - 1, len(word), len(word) + 1):

@@ -141,6 +141,13 @@ def test_a_print_that_backs_another_passing_reading_of_the_number_puts_it_in_dou
             ("AL SHARMA MWANGI", "MICHAELJAMES PIETRO"),
             ("AL SHARMA MWANGI", "MICHAEL JAMES PIETRO"),
         ),
+        # the MRZ cut the last given name at the line's end (MAXIMILIAN printed, MAXIMILI in it)
+        (
+            "ADEYEMIKKHANKKMICHAELKMAXIMILI",
+            ("ADEYEMI", "KHAN", "MICHAEL", "MAXIMILIAN"),
+            ("ADEYEMI KHAN", "MICHAEL MAXIMILI"),
+        ),
+        ("SMITHKKJOHNKPAU", ("SMITH", "JOHN", "PAUL"), None),  # three letters: too short to tell
     ],
 )
 def test_a_names_field_read_without_its_filler_is_parted_as_the_print_parts_it(
