@@ -395,8 +395,11 @@ def candidates(
 # Value parsers (text → Parsed)
 # --------------------------------------------------------------------------------------------
 
+# A caption's abbreviation before the value ("Nr. 123", "No: 123"); one a hyphen joins to the
+# digits is the number's own prefix ("NR-77448").
 _LEAD = re.compile(
-    r"^[\s:;#.°º\-\u2013\u2014=>|*]*(?:(?:no|nr|n°|nº|no\.|num|number|numero|#)\b[\s:.#]*)?", re.IGNORECASE
+    r"^[\s:;#.°º\-\u2013\u2014=>|*]*(?:(?:no|nr|n°|nº|no\.|num|number|numero|#)\b(?!-\w)[\s:.#]*)?",
+    re.IGNORECASE,
 )
 
 

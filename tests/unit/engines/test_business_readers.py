@@ -1636,6 +1636,8 @@ def test_a_date_is_never_read_as_an_invoice_number(text: str) -> None:
         ("MF-72235-26juli 2024", "MF-72235"),
         ("F2023/7673-19-09-2023", "F2023/7673"),  # the date ends the glued token
         ("INV-2023-01-15", "INV-2023-01-15"),  # a number made of a date keeps it
+        ("NR-77448", "NR-77448"),  # a prefix a hyphen joins to the digits is the number's own
+        ("Nr. 77448", "77448"),  # a caption's abbreviation is not
     ],
 )
 def test_an_invoice_number_keeps_its_own_year_and_sheds_a_date_glued_after_it(text: str, number: str) -> None:
