@@ -395,10 +395,11 @@ def candidates(
 # Value parsers (text → Parsed)
 # --------------------------------------------------------------------------------------------
 
-# A caption's abbreviation before the value ("Nr. 123", "No: 123"); one a hyphen joins to the
-# digits is the number's own prefix ("NR-77448").
+# A caption's abbreviation before the value ("Nr. 123", "No: 123", OCR's "Ne2552439" of
+# "Nº 2552439"); one a hyphen joins to the digits is the number's own prefix ("NR-77448").
 _LEAD = re.compile(
-    r"^[\s:;#.°º\-\u2013\u2014=>|*]*(?:(?:no|nr|n°|nº|no\.|num|number|numero|#)\b(?!-\w)[\s:.#]*)?",
+    r"^[\s:;#.°º\-\u2013\u2014=>|*]*(?:(?:no|nr|n°|nº|no\.|num|number|numero|#)\b(?!-\w)[\s:.#]*"
+    r"|(?-i:Ne)(?=\d))?",
     re.IGNORECASE,
 )
 
@@ -474,12 +475,13 @@ def code_parser(text: str) -> Parsed | None:
     "No.", "#" or colon."""
     lead = _LEAD.match(text)
     offset = lead.end() if lead else 0
-    match = _CODE.search(text, offset)
-    if match is None or match.start() - offset > 2:
+    rest = text[offset:]  # searched on its own: "Ne2552439"'s number follows a letter
+    match = _CODE.search(rest)
+    if match is None or match.start() > 2:
         return None
     token = match.group().rstrip("._-/")
-    start = match.start() - offset
-    dates = find_dates(text[offset:], prefer="dmy")
+    start = match.start()
+    dates = find_dates(rest, prefer="dmy")
     if any(d.start <= start < d.end for d in dates):
         return None  # a date, or the start of one ("21.Juni 2022"), is no identifier
     # a date that begins inside the token and runs on past it was glued to the number by OCR
@@ -490,7 +492,7 @@ def code_parser(text: str) -> Parsed | None:
         token = token[: min(glued) - start].rstrip("._-/")
     if len(token) < 2:
         return None
-    return Parsed(token, token, match.start(), match.start() + len(token))
+    return Parsed(token, token, offset + start, offset + start + len(token))
 
 
 def iban_parser(text: str) -> Parsed | None:

@@ -1638,6 +1638,8 @@ def test_a_date_is_never_read_as_an_invoice_number(text: str) -> None:
         ("INV-2023-01-15", "INV-2023-01-15"),  # a number made of a date keeps it
         ("NR-77448", "NR-77448"),  # a prefix a hyphen joins to the digits is the number's own
         ("Nr. 77448", "77448"),  # a caption's abbreviation is not
+        ("Ne2552439", "2552439"),  # "Nº" whose º OCR read as an e, glued to the number
+        ("NE2552439", "NE2552439"),  # in capitals, a prefix of the number's own
     ],
 )
 def test_an_invoice_number_keeps_its_own_year_and_sheds_a_date_glued_after_it(text: str, number: str) -> None:
