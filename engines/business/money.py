@@ -286,9 +286,7 @@ def _taxed_at_printed_rate(total: Decimal, taxes: Sequence[Candidate]) -> bool:
     """Is one of ``taxes`` the tax, at the rate its label prints, on ``total`` less that tax?"""
     for tax in taxes:
         amount = as_decimal(tax)
-        texts = {tax.line.text, tax.hit.line.text if tax.hit is not None else ""}
-        for printed in (m for text in texts for m in _PRINTED_RATE.findall(text)):
-            rate = Decimal(printed.replace(",", "."))
+        for rate in _printed_rates(tax):
             if 0 < amount < total and ((total - amount) * rate / 100).quantize(_CENT) == amount:
                 return True
     return False
@@ -413,6 +411,12 @@ _COMMON_TAX_RATES = (20, 19, 21, 22, 23, 25, 10, 7, 5.5, 5, 6, 8, 9, 12, 13, 15,
 _PRINTED_RATE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
 
 
+def _printed_rates(tax: Candidate) -> list[Decimal]:
+    """The rates (percent) printed on a tax amount's line or its label's ("VAT 20%")."""
+    texts = {tax.line.text, tax.hit.line.text if tax.hit is not None else ""}
+    return [Decimal(m.replace(",", ".")) for text in texts for m in _PRINTED_RATE.findall(text)]
+
+
 def tax_matches_included_rate(tax: Candidate, total: Candidate) -> bool:
     """Is ``tax`` the tax included in ``total`` at the rate printed beside it, or else at one
     common VAT rate? Receipts print prices with tax included, so this is the arithmetic they
@@ -420,9 +424,7 @@ def tax_matches_included_rate(tax: Candidate, total: Candidate) -> bool:
     gross, amount = as_decimal(total), as_decimal(tax)
     if amount <= 0 or gross <= amount:
         return False
-    texts = {tax.line.text, tax.hit.line.text if tax.hit is not None else ""}
-    printed = [Decimal(m.replace(",", ".")) for text in texts for m in _PRINTED_RATE.findall(text)]
-    rates = printed or [Decimal(str(rate)) for rate in _COMMON_TAX_RATES]
+    rates = _printed_rates(tax) or [Decimal(str(rate)) for rate in _COMMON_TAX_RATES]
     for rate in rates:
         if rate <= 0:
             continue

@@ -444,6 +444,8 @@ _COURTESY_GLUED_UPPER = re.compile(r"^(HERRN|HERR|FRAU|MEVR|DHR|MME|MRS|MR|MS|DR
 
 
 def _without_glued_upper_title(text: str) -> str:
+    """``text`` without a capitals title glued to a common name ("MRNOAH" → "NOAH"): case cannot
+    tell the joint there, so the names list does, and a word that is itself a name stays."""
     match = _COURTESY_GLUED_UPPER.match(text)
     if match is None or match[2] not in COMMON_NAMES or match[1] + match[2] in COMMON_NAMES:
         return text
@@ -505,7 +507,7 @@ _FUNCTION_WORDS = frozenset(
 
 
 # A number's caption ends so ("Rechnungs-Nr", "Kunden-Nr.", "Invoice No.", "Factura nº"); no name does.
-# a lone "n." is one only in lower case ("Scontrino n."): "N." ends a name with an initial.
+# A lone "n." is one only in lower case ("Scontrino n."): "N." ends a name with an initial.
 _NUMBER_CAPTION_END = re.compile(r"(?:-\s*nr\.?|\bnr\.|\bno\.|\bn[º°]\.?|(?-i:\bn\.))\s*$", re.IGNORECASE)
 
 
