@@ -59,13 +59,15 @@ DEFAULT_MODELS = ("doc_pipeline",)
 # Comma-separated models to load instead (e.g. "null,sim_gpu" for the benchmarks' simulated models).
 MODELS_ENV = "DOCINTEL_TRITON_MODELS"
 # Which doc_pipeline Triton loads is one setting (ARCHITECTURE §3.5, same name and contract):
-# "cpu" (config.pbtxt: the CPU reference engine) or "gpu" (configs/gpu.pbtxt, chosen with
-# --model-config-name: BLS over the Gemma 4 models, which are then loaded too).
+# "reference" (config.pbtxt: the CPU reference engine) or "gemma4" (configs/gemma4.pbtxt, chosen
+# with --model-config-name: BLS over Gemma 4). "cpu" and "gpu" are their older names. With the
+# tensorrt_llm model backend the in-Triton Gemma 4 models are loaded first; with openai (the
+# default) the engine is a separate server (scripts/stack.sh starts vLLM on CPU).
 PIPELINE_VARIANT_ENV = "DOCINTEL_PIPELINE_VARIANT"
-PIPELINE_VARIANTS: dict[str, tuple[tuple[str, ...], str | None]] = {
-    "cpu": (("doc_pipeline",), None),
-    "gpu": (("gemma4_e4b", "gemma4_26b_a4b", "doc_pipeline"), "gpu"),
-}
+MODEL_BACKEND_ENV = "DOCINTEL_MODEL_BACKEND"
+PIPELINE_VARIANT_ALIASES = {"cpu": "reference", "gpu": "gemma4"}
+PIPELINE_VARIANTS = ("reference", "gemma4")
+TENSORRT_LLM_MODELS = ("gemma4_e4b", "gemma4_26b_a4b")
 
 PYTHON_BACKEND_FILES = ("libtriton_python.so", "triton_python_backend_utils.py")
 STUB_NAME = "triton_python_backend_stub"
@@ -145,15 +147,24 @@ def find_installation() -> TritonInstallation:
     )
 
 
-def pipeline_variant(environ: Mapping[str, str] | None = None) -> tuple[tuple[str, ...], str | None]:
-    """The models to load and the ``--model-config-name`` for ``DOCINTEL_PIPELINE_VARIANT``
-    (``cpu``, the default, or ``gpu``)."""
-    name = (os.environ if environ is None else environ).get(PIPELINE_VARIANT_ENV, "").strip().lower() or "cpu"
+def variant_name(environ: Mapping[str, str] | None = None) -> str:
+    """``DOCINTEL_PIPELINE_VARIANT`` as one of :data:`PIPELINE_VARIANTS` (aliases resolved)."""
+    raw = (os.environ if environ is None else environ).get(PIPELINE_VARIANT_ENV, "").strip().lower()
+    name = PIPELINE_VARIANT_ALIASES.get(raw, raw) or "reference"
     if name not in PIPELINE_VARIANTS:
-        raise ValueError(
-            f"{PIPELINE_VARIANT_ENV} must be one of {', '.join(PIPELINE_VARIANTS)}, not {name!r}"
-        )
-    return PIPELINE_VARIANTS[name]
+        known = ", ".join([*PIPELINE_VARIANTS, *PIPELINE_VARIANT_ALIASES])
+        raise ValueError(f"{PIPELINE_VARIANT_ENV} must be one of {known}, not {raw!r}")
+    return name
+
+
+def pipeline_variant(environ: Mapping[str, str] | None = None) -> tuple[tuple[str, ...], str | None]:
+    """The models to load and the ``--model-config-name`` for ``DOCINTEL_PIPELINE_VARIANT``."""
+    env = os.environ if environ is None else environ
+    if variant_name(env) == "reference":
+        return ("doc_pipeline",), None
+    if env.get(MODEL_BACKEND_ENV, "").strip().lower() == "tensorrt_llm":
+        return (*TENSORRT_LLM_MODELS, "doc_pipeline"), "gemma4"
+    return ("doc_pipeline",), "gemma4"
 
 
 def configured_models() -> tuple[str, ...]:
@@ -261,12 +272,14 @@ def start_background(
     log_verbose: int = 0,
     die_with_parent: bool = False,
     config_name: str | None = None,
+    environment: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start the server detached, in its own session, logging to ``log_path`` (or discarding).
 
     Its own session keeps a terminal's Ctrl-C away from it and lets :func:`stop` signal the
     server together with its Python stub processes. ``die_with_parent`` (tests) stops it when
-    this process dies.
+    this process dies. ``environment`` adds variables to this process's for the server (its
+    models read their ``DOCINTEL_*`` settings there).
     """
     installation = find_installation()
     command = build_command(
@@ -285,7 +298,7 @@ def start_background(
     with open(log_path or os.devnull, "ab") as log:
         return subprocess.Popen(
             command,
-            env=build_environment(installation),
+            env=build_environment(installation, {**os.environ, **(environment or {})}),
             cwd=REPO_ROOT,
             stdin=subprocess.DEVNULL,
             stdout=log,

@@ -130,6 +130,24 @@ class Calibration:
             ceiling = min(ceiling, _UNFITTED_INVALID_CAP)
         return round(min(max(raw_confidence, 0.0), ceiling), 4)
 
+    def fitted_for(
+        self,
+        *,
+        source: str,
+        name: str,
+        valid: bool | None,
+        raw_confidence: float,
+        present: bool = True,
+        document_type: str = "",
+    ) -> bool:
+        """Was a map fitted on labelled values *of this source* that speaks for this raw score?
+        The pooled ``*|*|…`` classes do not count: they are other sources' evidence."""
+        for key in _keys(source, name, valid, present, document_type):
+            found = self.maps.get(key)
+            if not key.startswith("*|") and found is not None and found.covers(raw_confidence):
+                return True
+        return False
+
     def calibrate_type(self, *, document_type: str, raw_confidence: float) -> float:
         """The probability that the document is of ``document_type``, as the engine said (the raw
         score itself where the type's map saw too few examples that low)."""

@@ -11,7 +11,13 @@ from apps.extraction import calibration as calibration_maps
 from apps.extraction.calibration import Calibration
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.validation import validate_result
-from engines.types import EngineResult
+from engines.types import Check, EngineResult
+
+# Sources whose raw confidences mean nothing until a map was fitted on their own labelled output: a
+# model's token probabilities are not an OCR engine's scores. Until then their values never
+# auto-approve on their own confidence (a value the MRZ's check digits verified is source "mrz").
+NEEDS_OWN_CALIBRATION = frozenset({"model"})
+UNCALIBRATED_CHECK = "confidence_calibrated"
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,7 @@ def result_assess(
         )
         for name, f in validated.fields.items()
     }
+    validated = _mark_uncalibrated_sources(validated, calibration)
     decision = decide(
         document_type=validated.document_type,
         document_type_confidence=validated.document_type_confidence,
@@ -59,3 +66,24 @@ def result_assess(
     return Assessment(
         result=validated, confidences=confidences, decision=decision, calibration_version=calibration.version
     )
+
+
+def _mark_uncalibrated_sources(result: EngineResult, calibration: Calibration) -> EngineResult:
+    """Add a failed ``confidence_calibrated`` check naming the fields whose source has no fitted map."""
+    unfitted = [
+        name
+        for name, f in result.fields.items()
+        if f.source in NEEDS_OWN_CALIBRATION
+        and not calibration.fitted_for(
+            source=f.source,
+            name=name,
+            valid=f.valid,
+            raw_confidence=f.confidence,
+            present=f.value is not None,
+            document_type=result.document_type,
+        )
+    ]
+    if not unfitted:
+        return result
+    detail = "no calibration fitted yet for the model's confidence of " + ", ".join(sorted(unfitted))
+    return replace(result, checks=[*result.checks, Check(UNCALIBRATED_CHECK, False, detail)])

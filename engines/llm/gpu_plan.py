@@ -3,9 +3,10 @@
 ``manage.py gpu_plan`` prints this for each GPU type. Per model it adds up:
 
 * **weights** by precision: the language model's linear layers in the chosen format (NVFP4 =
-  4 bits + one FP8 scale per 16 values = 4.5 bits; FP8 8; BF16 16); embeddings, Gemma's
-  per-layer embeddings (PLE), the vision and audio towers stay BF16 (the vision tower is not
-  quantised, ARCHITECTURE §3.5);
+  4 bits + one FP8 scale per 16 values = 4.5 bits; FP8 8; BF16 16). ``nvfp4_mlp_only`` (Model
+  Optimizer's preset, what ``scripts/gpu/quantize.sh`` writes on Blackwell) quantises the MLP and
+  expert layers only and keeps attention in BF16. Embeddings, Gemma's per-layer embeddings (PLE),
+  the vision and audio towers stay BF16 (the vision tower is not quantised, ARCHITECTURE §3.5);
 * **KV cache** per document: K and V for every layer that keeps its own cache (E2B/E4B share
   the KV of their last ``kv_shared_layers`` layers), sliding layers capped at their window only
   with ``window_aware`` (whether the runtime allocates them so is not assumed by default);
@@ -14,10 +15,14 @@
 * a fixed **runtime overhead** per model process (CUDA context, cuBLAS workspaces, CUDA graphs)
   and a **headroom** share of the GPU left free.
 
+The engine limits written in each ``model.yaml`` come from here too (:func:`engine_limits`): a
+sequence must hold ``MAX_IMAGES_PER_CALL`` pages of ``IMAGE_TOKENS`` soft tokens, the prompt and
+the answer, and a test checks the committed files agree.
+
 The parameter counts are computed from each model's architecture (transformers'
 ``convert_gemma4_weights.py`` variant configs) and checked against the published totals in the
-tests; every number is an estimate to plan with, not a measurement (model_repo/README.md says
-where each one comes from). Pure Python, no GPU needed.
+tests; every number is an estimate to plan with, not a measurement (model_repo/TENSORRT_LLM.md
+says where each one comes from). Pure Python, no GPU needed.
 """
 
 from __future__ import annotations
@@ -27,14 +32,24 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from engines.llm.pipeline import EXTRACT_MAX_TOKENS
+
 GIB = 1024**3
 MIB = 1024**2
 BYTES_PER_PARAM = {"nvfp4": 4.5 / 8, "fp8": 1.0, "bf16": 2.0}
+PRECISIONS = ("nvfp4_mlp_only", "nvfp4", "fp8", "bf16")
 KV_BYTES = {"fp8": 1, "bf16": 2}
-IMAGE_TOKENS = 1120  # max_soft_tokens per page
+# Every page is read at the checkpoint's processor_config.json budget (TensorRT-LLM's Gemma 4 input
+# processor takes no per-request budget): at most this many soft tokens, fewer for odd aspect ratios.
+IMAGE_TOKENS = 1120
+TOKENS_AROUND_IMAGE = 2  # the begin- and end-of-image tokens the processor writes around each page
+MAX_IMAGES_PER_CALL = 4  # doc_pipeline's max_images_per_call: pages of one extraction call
+PROMPT_TOKENS = 900  # chat template, instruction and JSON Schema of the longest extraction prompt
+ANSWER_TOKENS = EXTRACT_MAX_TOKENS  # sampling_param_max_tokens of an extraction call
 PATCHES_PER_SOFT_TOKEN = 9  # pooling kernel 3x3
-PROMPT_AND_ANSWER_TOKENS = 900  # instruction (<= 400) + answer (<= 512)
 TOKENS_PER_BLOCK = 32  # TensorRT-LLM's default KV block
+MAX_NUM_TOKENS = 16_384  # model.yaml max_num_tokens: tokens one engine step schedules
+MAX_BATCH_SIZE = 64  # model.yaml max_batch_size: requests in flight per model
 
 
 @dataclass(frozen=True)
@@ -158,12 +173,39 @@ MODELS: dict[str, ModelSpec] = {
 }  # fmt: skip
 
 
+def sequence_tokens(pages: int) -> int:
+    """Tokens one extraction call holds: its pages at the full image budget, prompt and answer."""
+    return pages * (IMAGE_TOKENS + TOKENS_AROUND_IMAGE) + PROMPT_TOKENS + ANSWER_TOKENS
+
+
+@dataclass(frozen=True)
+class EngineLimits:
+    """``model.yaml``'s ``max_seq_len``, ``max_num_tokens`` and ``max_batch_size``."""
+
+    max_seq_len: int
+    max_num_tokens: int
+    max_batch_size: int
+
+
+def engine_limits(pages: int = MAX_IMAGES_PER_CALL) -> EngineLimits:
+    """The limits both Gemma models are configured with: a sequence of ``pages`` pages rounded up
+    to whole KV blocks, and a step wide enough to prefill the longest prompt in one go (chunked
+    prefill stays off: the 26B's image blocks attend bidirectionally)."""
+    max_seq_len = math.ceil(sequence_tokens(pages) / TOKENS_PER_BLOCK) * TOKENS_PER_BLOCK
+    if max_seq_len > MAX_NUM_TOKENS:
+        raise ValueError(f"max_num_tokens {MAX_NUM_TOKENS} cannot prefill {max_seq_len} tokens")
+    return EngineLimits(max_seq_len, MAX_NUM_TOKENS, MAX_BATCH_SIZE)
+
+
 @dataclass(frozen=True)
 class GpuSpec:
     name: str
     memory_gib: float  # what the driver reports as total (nvidia-smi), not the marketing figure
     fp4: bool  # Blackwell tensor cores: NVFP4
     source: str
+    # TensorRT-LLM's PyTorch backend has no head_dim-512 attention kernel for SM90 (Hopper): Gemma 4
+    # is served there by vLLM or SGLang instead (model_repo/TENSORRT_LLM.md).
+    trtllm_gemma4: bool = True
 
 
 GPUS: dict[str, GpuSpec] = {
@@ -176,8 +218,20 @@ GPUS: dict[str, GpuSpec] = {
             True,
             "RTX PRO 6000 Blackwell: 96 GB GDDR7, 97,887 MiB reported",
         ),
-        GpuSpec("h200", 143_771 * MIB / GIB, False, "H200 SXM: 141 GB HBM3e, 143,771 MiB reported"),
-        GpuSpec("h100", 81_559 * MIB / GIB, False, "H100 SXM: 80 GB HBM3, 81,559 MiB reported"),
+        GpuSpec(
+            "h200",
+            143_771 * MIB / GIB,
+            False,
+            "H200 SXM: 141 GB HBM3e, 143,771 MiB reported",
+            trtllm_gemma4=False,
+        ),
+        GpuSpec(
+            "h100",
+            81_559 * MIB / GIB,
+            False,
+            "H100 SXM: 80 GB HBM3, 81,559 MiB reported",
+            trtllm_gemma4=False,
+        ),
     )
 }
 
@@ -186,17 +240,17 @@ GPUS: dict[str, GpuSpec] = {
 class Settings:
     concurrency: int = 64  # documents in flight per model (the target)
     pages: int = 1  # pages per extraction call
-    precision: str = "auto"  # nvfp4 on Blackwell, fp8 on Hopper
+    precision: str = "auto"  # nvfp4_mlp_only on Blackwell, fp8 on Hopper
     kv_dtype: str = "fp8"
     window_aware: bool = False
-    max_num_tokens: int = 16_384
-    max_batch_size: int = 64
+    max_num_tokens: int = MAX_NUM_TOKENS
+    max_batch_size: int = MAX_BATCH_SIZE
     runtime_overhead_gib: float = 3.0  # per model process
     headroom: float = 0.08  # of the GPU, left unallocated
 
     @property
     def context(self) -> int:
-        return self.pages * IMAGE_TOKENS + PROMPT_AND_ANSWER_TOKENS
+        return sequence_tokens(self.pages)
 
 
 @dataclass(frozen=True)
@@ -220,18 +274,26 @@ class GpuPlan:
     fits: bool
     models: list[ModelPlan] = field(default_factory=list)
     note: str = ""
+    trtllm_gemma4: bool = True
 
 
 def precision_for(gpu: GpuSpec, requested: str) -> str:
     if requested == "auto":
-        return "nvfp4" if gpu.fp4 else "fp8"
-    if requested == "nvfp4" and not gpu.fp4:
+        return "nvfp4_mlp_only" if gpu.fp4 else "fp8"
+    if requested not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}")
+    if requested.startswith("nvfp4") and not gpu.fp4:
         raise ValueError(f"{gpu.name} has no FP4 tensor cores: use fp8 or bf16")
     return requested
 
 
 def weights_bytes(spec: ModelSpec, precision: str) -> float:
-    return spec.linear_params() * BYTES_PER_PARAM[precision] + spec.bf16_params() * BYTES_PER_PARAM["bf16"]
+    bf16 = BYTES_PER_PARAM["bf16"]
+    if precision == "nvfp4_mlp_only":  # attention kept in BF16
+        linear = spec.attention_params() * bf16 + spec.mlp_params() * BYTES_PER_PARAM["nvfp4"]
+    else:
+        linear = spec.linear_params() * BYTES_PER_PARAM[precision]
+    return linear + spec.bf16_params() * bf16
 
 
 def activation_bytes(spec: ModelSpec, settings: Settings) -> float:
@@ -275,7 +337,15 @@ def plan(gpu_name: str, model_names: Sequence[str], settings: Settings = Setting
     used = sum((m.weights_gib + m.activations_gib + m.overhead_gib) * GIB for m in fixed)
     kv_total = total - headroom - used
     if kv_total <= 0:
-        return GpuPlan(gpu.name, gpu.memory_gib, headroom / GIB, False, fixed, "the weights alone do not fit")
+        return GpuPlan(
+            gpu.name,
+            gpu.memory_gib,
+            headroom / GIB,
+            False,
+            fixed,
+            "the weights alone do not fit",
+            gpu.trtllm_gemma4,
+        )
     # KV is shared in proportion to what each model needs for the target concurrency.
     demand = [m.kv_per_document_mib * MIB * settings.concurrency for m in fixed]
     plans = []
@@ -296,23 +366,27 @@ def plan(gpu_name: str, model_names: Sequence[str], settings: Settings = Setting
         free -= share
     fits = all(p.max_concurrency >= settings.concurrency for p in plans)
     note = "" if fits else f"holds fewer than {settings.concurrency} documents per model"
-    return GpuPlan(gpu.name, gpu.memory_gib, headroom / GIB, fits, plans, note)
+    return GpuPlan(gpu.name, gpu.memory_gib, headroom / GIB, fits, plans, note, gpu.trtllm_gemma4)
 
 
 def render(plans: Sequence[GpuPlan], settings: Settings) -> str:
+    limits = engine_limits()
     lines = [
-        f"context {settings.context} tokens per document ({settings.pages} page(s) x {IMAGE_TOKENS} image tokens "
-        f"+ {PROMPT_AND_ANSWER_TOKENS}), KV {settings.kv_dtype}"
+        f"context {settings.context} tokens per document ({settings.pages} page(s) x "
+        f"{IMAGE_TOKENS + TOKENS_AROUND_IMAGE} image tokens + {PROMPT_TOKENS} prompt + {ANSWER_TOKENS} answer), "
+        f"KV {settings.kv_dtype}"
         f"{', sliding layers capped at their window' if settings.window_aware else ''}, "
         f"target {settings.concurrency} documents in flight per model",
+        f"model.yaml: max_seq_len {limits.max_seq_len} ({MAX_IMAGES_PER_CALL} pages), "
+        f"max_num_tokens {limits.max_num_tokens}, max_batch_size {limits.max_batch_size}",
         "",
-        f"{'gpu':<13}{'model':<16}{'prec':<7}{'weights':>9}{'activ.':>8}{'runtime':>8}{'KV/doc':>9}"
+        f"{'gpu':<13}{'model':<16}{'prec':<16}{'weights':>9}{'activ.':>8}{'runtime':>8}{'KV/doc':>9}"
         f"{'KV':>8}{'max docs':>10}{'kv frac':>9}",
     ]
     for gpu_plan in plans:
         for model in gpu_plan.models:
             lines.append(
-                f"{gpu_plan.gpu:<13}{model.model:<16}{model.precision:<7}{model.weights_gib:>8.1f}G"
+                f"{gpu_plan.gpu:<13}{model.model:<16}{model.precision:<16}{model.weights_gib:>8.1f}G"
                 f"{model.activations_gib:>7.1f}G{model.overhead_gib:>7.1f}G{model.kv_per_document_mib:>7.0f}Mi"
                 f"{model.kv_gib:>7.1f}G{model.max_concurrency:>10}{model.free_gpu_memory_fraction:>9.3f}"
             )
@@ -320,6 +394,12 @@ def render(plans: Sequence[GpuPlan], settings: Settings) -> str:
         lines.append(
             f"{gpu_plan.gpu:<13}{gpu_plan.memory_gib:.1f} GiB, {gpu_plan.headroom_gib:.1f} GiB headroom: {verdict}"
         )
+        if not gpu_plan.trtllm_gemma4:
+            lines.append(
+                f"{gpu_plan.gpu:<13}TensorRT-LLM cannot serve Gemma 4 here (no head_dim-512 attention on SM90): "
+                "vLLM or SGLang through DOCINTEL_MODEL_BACKEND=openai; sizes above are the models', "
+                "not that server's plan"
+            )
         lines.append("")
     lines.append(
         "kv frac: model.yaml kv_cache_config.free_gpu_memory_fraction, models loaded in the order listed."

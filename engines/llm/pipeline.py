@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
@@ -65,6 +65,9 @@ class Generation:
     logprobs: Sequence[float]
     offsets: Sequence[tuple[int, int]]
     truncated_by_length: bool = False  # finish_reason "length"
+    prompt_tokens: int = 0  # as the engine counted them (image soft tokens included)
+    answer_tokens: int = 0
+    engine_ms: int = 0  # the engine's own latency for this call, as the caller measured it
 
     def __post_init__(self) -> None:
         if len(self.logprobs) != len(self.offsets):
@@ -178,8 +181,6 @@ def _amount(value: str | None) -> Decimal | None:
 
 
 def _with_valid(fields: dict[str, FieldResult], name: str, valid: bool) -> None:
-    from dataclasses import replace
-
     if name in fields and fields[name].value is not None:
         fields[name] = replace(fields[name], valid=valid)
 
@@ -203,8 +204,12 @@ def _verify_mrz(fields: dict[str, FieldResult], lines: Any) -> list[Check]:
         if printed.value.replace(" ", "") != mrz_field.value.replace(" ", ""):
             mismatched.append(name)
             _with_valid(fields, name, False)
-        elif mrz_field.valid is not None:
-            _with_valid(fields, name, mrz_field.valid)
+        elif mrz_field.valid is True:
+            # the zone's check digit vouches for this value: its evidence is the MRZ's, not the
+            # model's token probabilities (calibrated as MRZ-read values are)
+            fields[name] = replace(fields[name], valid=True, source="mrz")
+        elif mrz_field.valid is False:
+            _with_valid(fields, name, False)
     return [
         Check("mrz_found", True, f"{mrz.format.name} transcribed by the model"),
         Check("mrz_check_digits", not failed, "" if not failed else "failed: " + ", ".join(failed)),

@@ -27,7 +27,9 @@ _AMOUNT = {"type": "string", "pattern": r"^-?\d{1,12}\.\d{2}$"}
 _ALPHA3 = {"type": "string", "pattern": r"^[A-Z]{3}$"}
 _SEX = {"type": "string", "enum": ["M", "F", "X"]}
 _TEXT = {"type": "string", "maxLength": 200}
-_UPPER_NAME = {"type": "string", "maxLength": 120, "pattern": r"^[A-Z][A-Z' \-]*$"}
+# A length bound beside a pattern is not supported by xgrammar (vLLM refuses the schema): a
+# patterned string carries its bound inside the pattern.
+_UPPER_NAME = {"type": "string", "pattern": r"^[A-Z][A-Z' \-]{0,119}$"}
 _CODE = {"type": "string", "maxLength": 32}
 # Auxiliary output for identity documents: the machine-readable zone as printed, so the verify
 # step can check its digits with the CPU engine's ICAO 9303 parser. Not a §3.2 field.
@@ -111,6 +113,7 @@ WITH_MRZ = frozenset({"passport", "id_card"})
 
 MAX_TENANT_SCHEMA_BYTES = 16_384
 MAX_TENANT_FIELDS = 40
+MAX_FREE_TEXT = 200  # characters of a tenant's string field that names no bound of its own
 _FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
@@ -179,4 +182,20 @@ def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
         raise EngineError("invalid_schema", f"{len(bad)} field names are not lower_snake_case")
     if not all(isinstance(value, dict) for value in properties.values()):
         raise EngineError("invalid_schema", "every property of schema_json must be a schema object")
-    return _object(properties)
+    return _object({name: _bounded(name, value) for name, value in properties.items()})
+
+
+def _bounded(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A tenant's property as guided decoders can follow it, its output bounded: a free string gets
+    ``maxLength`` (a random or confused model would otherwise write until ``max_tokens``), and a
+    pattern beside a length bound, which xgrammar cannot compile, is refused with the remedy."""
+    if schema.get("type") != "string":
+        return schema
+    if "pattern" in schema and ({"minLength", "maxLength"} & set(schema)):
+        raise EngineError(
+            "invalid_schema",
+            f"{name}: a pattern with minLength/maxLength cannot be guided; put the length in the pattern",
+        )
+    if not ({"pattern", "enum", "const", "maxLength", "format"} & set(schema)):
+        return {**schema, "maxLength": MAX_FREE_TEXT}
+    return schema

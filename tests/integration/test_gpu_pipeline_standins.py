@@ -1,9 +1,10 @@
-"""doc_pipeline's GPU variant in the real Triton server on CPU, with stand-in Gemma 4 models.
+"""doc_pipeline's Gemma 4 variant with its ``tensorrt_llm`` backend, in the real Triton server on
+CPU, with stand-in Gemma 4 models.
 
 GIVEN a temporary model repository with the real ``doc_pipeline`` (both variants) and the real
 ``gemma4_*`` configs whose ``model.py`` is a CPU stand-in answering the same tensors (canned,
 schema-valid JSON with known log-probabilities, tests/integration/gpu_standins/standin_model.py),
-WHEN the bundled tritonserver loads it with ``--model-config-name=gpu`` and documents go through
+WHEN the bundled tritonserver loads it with ``--model-config-name=gemma4`` and documents go through
 ``workers.triton_client``, THEN the BLS code path (async BLS to both models), the schemas, the
 parsing, the span confidences and the verify step are exercised end to end.
 """
@@ -67,7 +68,8 @@ def gpu_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         metrics_port=metrics_port,
         model_repository=repository,
         models=models,
-        config_name="gpu",
+        config_name="gemma4",
+        environment={"DOCINTEL_MODEL_BACKEND": "tensorrt_llm"},
         log_path=log_path,
         log_verbose=1,
         die_with_parent=True,
@@ -106,7 +108,13 @@ def test_passport_is_classified_extracted_and_verified_inside_triton(client):
     assert fields["document_number"].valid is True  # its MRZ check digit, verified
     checks = {c.name: c.passed for c in result.checks}
     assert checks["mrz_check_digits"] and checks["mrz_matches_visual_zone"]
-    assert set(result.timings_ms) == {"classify", "extract"}
+    steps = {
+        f"{step}{part}"
+        for step in ("classify", "extract")
+        for part in ("", "_engine", "_prompt_tokens", "_answer_tokens")
+    }
+    assert set(result.timings_ms) == steps
+    assert result.timings_ms["extract_answer_tokens"] > 0
 
 
 def test_simple_types_are_extracted_by_the_small_model(client):

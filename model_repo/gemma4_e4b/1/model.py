@@ -8,12 +8,24 @@ and each request is answered through its response sender. Two extensions for ARC
 * ``guided_json`` — a JSON Schema; the answer is decoded under it
   (``SamplingParams(guided_decoding=GuidedDecodingParams(json=...))``, xgrammar backend);
 * ``return_token_logprobs`` — the answer comes back with each generated token's id, natural-log
-  probability (``SamplingParams(logprobs=1)``, the sampled token's entry) and its characters in
-  ``text_output`` (``engines.llm.confidence.token_offsets``), from which ``doc_pipeline`` scores
-  each value.
+  probability (``SamplingParams(logprobs=1, logprobs_mode=LogprobMode.RAW)``, the sampled token's
+  entry) and its characters in ``text_output``, from which ``doc_pipeline`` scores each value.
 
-Images arrive as ``data:`` URIs only (one page each, at most ``max_images``) and are processed
-with ``max_soft_tokens`` (1120: Gemma 4's document budget). ``gemma4_26b_a4b/1/model.py`` is a
+How it runs (model_repo/TENSORRT_LLM.md says why and against which TensorRT-LLM source):
+
+* **one process per model, no MPI proxy**: both Gemma models are TP=1, so each ``LLM()`` runs its
+  executor inside this stub (``TLLM_WORKER_USE_SINGLE_PROCESS=1``) under a plain ``tritonserver``.
+  ``trtllm-llmapi-launch`` is refused: its one spawn proxy serves one ``LLM()``, and the second
+  model would not load. Inherited MPI job variables are cleared first, as the stock model does;
+* **the page budget is the checkpoint's**: TensorRT-LLM's Gemma 4 input processor ignores
+  ``mm_processor_kwargs``, so ``scripts/gpu/quantize.sh`` writes ``max_soft_tokens`` into the
+  checkpoint's processor files and this model refuses a checkpoint whose budget is not the
+  ``max_soft_tokens`` parameter of ``config.pbtxt``;
+* **the event loop only awaits**: decoding the pages, the chat template and the detokenization
+  run on a small thread pool; the processor (chat template) is built once at load.
+
+Images arrive as ``data:`` URIs only (one page each, at most ``max_images``). The pure parts live
+in ``gemma4_support.py`` beside this file (tested on CPU). ``gemma4_26b_a4b/1/model.py`` is a
 link to this file: the two models differ only in ``config.pbtxt`` and ``model.yaml``.
 
 Logs carry counts, timings and error types, never prompts, images or generated text.
@@ -24,39 +36,26 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import triton_python_backend_utils as pb_utils
-import yaml
+HERE = Path(__file__).resolve().parent  # gemma4_e4b/1 for both models: the 26B's model.py links here
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-if str(REPO_ROOT) not in sys.path:  # engines/ (the server normally runs in the repository root)
-    sys.path.insert(0, str(REPO_ROOT))
+import gemma4_support as support  # noqa: E402
 
-from engines.llm.confidence import token_offsets  # noqa: E402
+# Before anything imports mpi4py (tensorrt_llm does): a Triton started under mpirun must not hand
+# its MPI job to this stub, which starts MPI afresh.
+support.scrub_inherited_mpi_env(os.environ)
 
-MEDIA_PREFIXES = ("data:image/png;base64,", "data:image/jpeg;base64,")
-_UNEXPANDED = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+import numpy as np  # noqa: E402
+import triton_python_backend_utils as pb_utils  # noqa: E402
 
-
-class RequestError(Exception):
-    """The request is malformed (terminal for the caller): INVALID_ARG."""
-
-
-def load_model_yaml(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(LLM() arguments, triton_config)`` from model.yaml, ``${VARS}`` expanded from the env."""
-    text = os.path.expandvars(path.read_text())
-    missing = _UNEXPANDED.findall(text)
-    if missing:
-        raise pb_utils.TritonModelException(f"{path}: environment variables not set: {', '.join(missing)}")
-    config = yaml.safe_load(text)
-    triton_config = config.pop("triton_config", {})
-    return config, triton_config
+CONVERT_THREADS = 4  # page decoding, chat template, detokenization: off the event loop
 
 
 def _scalar(request: Any, name: str, default: Any = None) -> Any:
@@ -65,7 +64,7 @@ def _scalar(request: Any, name: str, default: Any = None) -> Any:
         return default
     array = tensor.as_numpy().reshape(-1)
     if array.size != 1:
-        raise RequestError(f"{name} must hold one value")
+        raise support.RequestError(f"{name} must hold one value")
     value = array[0]
     return value.decode("utf-8") if isinstance(value, bytes) else value.item()
 
@@ -94,34 +93,43 @@ class TritonPythonModel:
         config = json.loads(args["model_config"])
         self.name = config["name"]
         parameters = {key: value["string_value"] for key, value in config.get("parameters", {}).items()}
-        self.max_soft_tokens = int(parameters.get("max_soft_tokens", "1120"))
-        self.max_images = int(parameters.get("max_images", "8"))
+        self.max_images = int(parameters["max_images"])
         model_dir = Path(args["model_repository"]) / args["model_version"]
-        engine_args, triton_config = load_model_yaml(
-            Path(os.environ.get("LLM_CONFIG_PATH", model_dir / "model.yaml"))
-        )
-        if not triton_config.get("multimodal"):
+        if support.launched_with_spawn_proxy(os.environ):
             raise pb_utils.TritonModelException(
-                f"{self.name}: model.yaml triton_config.multimodal must be true"
+                f"{self.name}: started under trtllm-llmapi-launch, whose one spawn proxy serves a single "
+                "LLM(): run plain tritonserver (scripts/gpu/serve.sh)"
             )
+        try:
+            engine_args, triton_config = support.load_model_yaml(
+                Path(os.environ.get("LLM_CONFIG_PATH", model_dir / "model.yaml")), os.environ
+            )
+            support.check_engine_args(engine_args, triton_config, int(parameters["max_soft_tokens"]))
+        except support.ModelConfigError as error:
+            raise pb_utils.TritonModelException(f"{self.name}: {error}") from None
 
-        # Deferred, as in the stock model: importing tensorrt_llm initialises CUDA.
+        # TP=1: the executor runs in this process, no MPI proxy to spawn. Set before tensorrt_llm is
+        # imported (it reads the variable once); the import itself is deferred, as in the stock
+        # model, because it initialises CUDA.
+        os.environ["TLLM_WORKER_USE_SINGLE_PROCESS"] = "1"
         from tensorrt_llm import LLM, SamplingParams
-        from tensorrt_llm.inputs import default_multimodal_input_loader
         from tensorrt_llm.llmapi import GuidedDecodingParams
         from tensorrt_llm.llmapi.llm_utils import update_llm_args_with_extra_dict
+        from tensorrt_llm.sampling_params import LogprobMode
+        from transformers import AutoProcessor
 
         self._sampling_params = SamplingParams
         self._guided = GuidedDecodingParams
-        self._input_loader = default_multimodal_input_loader
-        self.checkpoint = str(engine_args["model"])
-        self.model_type = json.loads((Path(self.checkpoint) / "config.json").read_text())["model_type"]
+        self._raw_logprobs = LogprobMode.RAW
+        checkpoint = str(engine_args["model"])
+        self.processor = AutoProcessor.from_pretrained(checkpoint)  # the chat template, built once
         self.llm = LLM(**update_llm_args_with_extra_dict({}, engine_args))
         self.tokenizer = self.llm.tokenizer
+        self.pool = ThreadPoolExecutor(CONVERT_THREADS, thread_name_prefix=f"{self.name}-convert")
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name=f"{self.name}-loop", daemon=True)
         self.thread.start()
-        self.logger.log_info(f"{self.name}: {self.model_type} loaded, max_soft_tokens {self.max_soft_tokens}")
+        self.logger.log_info(f"{self.name}: loaded, {parameters['max_soft_tokens']} soft tokens per page")
 
     def execute(self, requests: list[Any]) -> None:
         for request in requests:
@@ -130,14 +138,14 @@ class TritonPythonModel:
 
     async def _answer(self, request: Any) -> None:
         sender = request.get_response_sender()
-        final = pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL
+        loop = asyncio.get_running_loop()
         try:
             if request.is_cancelled():
                 raise asyncio.CancelledError
-            prompt, sampling, with_logprobs = self._convert(request)
+            prompt, sampling, with_logprobs = await loop.run_in_executor(self.pool, self._convert, request)
             output = await self.llm.generate_async(prompt, sampling).aresult()
-            response = self._response(output, with_logprobs)
-        except RequestError as error:
+            response = await loop.run_in_executor(self.pool, self._response, output, with_logprobs)
+        except support.RequestError as error:
             response = pb_utils.InferenceResponse(
                 error=pb_utils.TritonError(str(error), pb_utils.TritonError.INVALID_ARG)
             )
@@ -150,27 +158,21 @@ class TritonPythonModel:
             response = pb_utils.InferenceResponse(
                 error=pb_utils.TritonError(f"{type(error).__name__}", pb_utils.TritonError.INTERNAL)
             )
-        sender.send(response, flags=final)
+        sender.send(response, flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
 
-    def _convert(self, request: Any) -> tuple[Any, Any, bool]:
+    def _convert(self, request: Any) -> tuple[dict[str, Any], Any, bool]:
+        """The prompt (chat template, pages first) and sampling parameters of one request."""
         texts = _strings(request, "text_input")
         if len(texts) != 1:
-            raise RequestError("text_input must hold one prompt")
-        images = _strings(request, "image_url")
-        if not images or len(images) > self.max_images:
-            raise RequestError(f"send 1 to {self.max_images} images")
-        if not all(image.startswith(MEDIA_PREFIXES) for image in images):
-            raise RequestError("image_url accepts data:image/png or data:image/jpeg URIs only")
-        inputs = self._input_loader(
-            tokenizer=self.tokenizer,
-            model_dir=self.checkpoint,
-            model_type=self.model_type,
-            modality="image" if len(images) == 1 else "multiple_image",
-            prompts=[texts[0]],
-            media=[images],
-            image_data_format="pil",
-        )[0]
-        inputs["mm_processor_kwargs"] = {"max_soft_tokens": self.max_soft_tokens}
+            raise support.RequestError("text_input must hold one prompt")
+        uris = _strings(request, "image_url")
+        if not uris or len(uris) > self.max_images:
+            raise support.RequestError(f"send 1 to {self.max_images} images")
+        pages = [support.page_image(uri) for uri in uris]
+        prompt = self.processor.apply_chat_template(
+            support.page_conversation(texts[0], len(pages)), tokenize=False, add_generation_prompt=True
+        )
+        inputs = {"prompt": prompt, "multi_modal_data": {"image": pages}}
 
         with_logprobs = bool(_scalar(request, "return_token_logprobs", False))
         schema = _scalar(request, "guided_json")
@@ -185,24 +187,25 @@ class TritonPythonModel:
         if seed is not None:
             kwargs["seed"] = int(seed)
         if with_logprobs:
+            # RAW: the log-softmax of the logits the sampler receives (after the grammar mask, before
+            # temperature/top-k/top-p), whatever the sampling settings; calibration is per engine.
             kwargs["logprobs"] = 1
+            kwargs["logprobs_mode"] = self._raw_logprobs
         if schema:
             try:
                 json.loads(schema)
             except json.JSONDecodeError:
-                raise RequestError("guided_json is not valid JSON") from None
+                raise support.RequestError("guided_json is not valid JSON") from None
             kwargs["guided_decoding"] = self._guided(json=schema)
         return inputs, self._sampling_params(**kwargs), with_logprobs
 
     def _response(self, output: Any, with_logprobs: bool) -> Any:
         completion = output.outputs[0]
         ids = [int(t) for t in completion.token_ids]
-
-        def decode(prefix: list[int]) -> str:
-            return str(self.tokenizer.decode(prefix, skip_special_tokens=True))
-
-        # text_output is the decoded ids themselves, so the offsets index exactly this text.
-        text = decode(ids)
+        # text_output is the detokenized ids themselves, so the offsets index exactly this text.
+        text, offsets = support.decode_with_offsets(
+            ids, lambda window: str(self.tokenizer.decode(window, skip_special_tokens=True))
+        )
         tensors = [
             pb_utils.Tensor("text_output", np.array([text.encode("utf-8")], dtype=np.object_)),
             pb_utils.Tensor(
@@ -214,7 +217,6 @@ class TritonPythonModel:
             if len(entries) != len(ids):
                 raise RuntimeError("log-probabilities and tokens differ in number")
             logprobs = [sampled_logprob(entry, token) for entry, token in zip(entries, ids, strict=True)]
-            offsets = token_offsets(ids, decode)
             tensors += [
                 pb_utils.Tensor("output_token_ids", np.array(ids, dtype=np.int32)),
                 pb_utils.Tensor("output_log_probs", np.array(logprobs, dtype=np.float32)),
@@ -227,3 +229,4 @@ class TritonPythonModel:
         self.llm.shutdown()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=30)
+        self.pool.shutdown(wait=False, cancel_futures=True)

@@ -169,3 +169,33 @@ def test_a_raw_score_below_a_class_support_is_answered_by_the_coarser_class_and_
     assert merchant(0.5) == fitted.calibrate(source="ocr", name="surname", valid=None, raw_confidence=0.5)
     values = [merchant(r / 20) for r in range(21)]
     assert values == sorted(values)
+
+
+def _read_by_the_model(result: EngineResult, names: set[str]) -> EngineResult:
+    fields = {
+        name: FieldResult(f.value, f.confidence, f.page, None, "model", f.valid) if name in names else f
+        for name, f in result.fields.items()
+    }
+    return EngineResult(**{**result.__dict__, "fields": fields, "engine_name": "gemma4"})
+
+
+def test_model_read_values_never_auto_approve_before_the_model_is_calibrated():
+    """At 0.999 a model's token probability is not yet a probability of being right."""
+    result = _read_by_the_model(_passport(), {"surname", "given_names"})
+    assessment = result_assess(result=result, today=TODAY, calibration=current())
+    checks = {c.name: c for c in assessment.result.checks}
+    assert checks["confidence_calibrated"].passed is False
+    assert "given_names, surname" in checks["confidence_calibrated"].detail
+    assert "ERIKSSON" not in checks["confidence_calibrated"].detail  # fields are named, values never
+    assert assessment.decision.outcome == "needs_review"
+    assert "check confidence_calibrated failed" in assessment.decision.reasons
+
+
+def test_a_map_fitted_on_the_models_own_labelled_output_lets_it_approve():
+    result = _read_by_the_model(_passport(), {"surname", "given_names"})
+    examples = [Example("model", "surname", None, 0.999, True, document_type="passport")] * 60
+    examples += [Example("model", "surname", None, 0.5, False, document_type="passport")] * 10
+    calibration = Calibration(version="model-fitted", maps={**current().maps, **fit(examples).maps})
+    assessment = result_assess(result=result, today=TODAY, calibration=calibration)
+    assert "confidence_calibrated" not in {c.name for c in assessment.result.checks}
+    assert assessment.decision.outcome == "auto_approved", assessment.decision.reasons

@@ -52,11 +52,44 @@ def test_the_production_stack_fits_and_the_memory_adds_up(gpu):
         assert 0 < model.free_gpu_memory_fraction < 1
 
 
-def test_blackwell_gets_nvfp4_and_hopper_fp8():
-    assert plan("b200", ["gemma4-e4b"]).models[0].precision == "nvfp4"
+def test_blackwell_gets_nvfp4_mlp_only_and_hopper_fp8():
+    assert plan("b200", ["gemma4-e4b"]).models[0].precision == "nvfp4_mlp_only"
     assert plan("h100", ["gemma4-e4b"]).models[0].precision == "fp8"
-    with pytest.raises(ValueError, match="FP4"):
-        plan("h100", ["gemma4-e4b"], Settings(precision="nvfp4"))
+    for precision in ("nvfp4", "nvfp4_mlp_only"):
+        with pytest.raises(ValueError, match="FP4"):
+            plan("h100", ["gemma4-e4b"], Settings(precision=precision))
+    with pytest.raises(ValueError, match="precision"):
+        plan("b200", ["gemma4-e4b"], Settings(precision="int4"))
+
+
+def test_nvfp4_mlp_only_keeps_attention_in_bf16():
+    spec = MODELS["gemma4-26b-a4b"]
+    mlp_only = gpu_plan.weights_bytes(spec, "nvfp4_mlp_only")
+    nvfp4 = gpu_plan.weights_bytes(spec, "nvfp4")
+    assert mlp_only - nvfp4 == pytest.approx(spec.attention_params() * (2 - 4.5 / 8))
+    assert nvfp4 < mlp_only < gpu_plan.weights_bytes(spec, "fp8")
+
+
+def test_engine_limits_hold_the_pages_of_one_extraction_call():
+    """pages x (1120 soft tokens + the 2 around them) + ~900 prompt + the 512-token answer, in
+    whole KV blocks."""
+    assert gpu_plan.sequence_tokens(4) == 4 * (1120 + 2) + 900 + 512 == 5900
+    limits = gpu_plan.engine_limits()
+    assert limits.max_seq_len == 5920 and limits.max_seq_len % gpu_plan.TOKENS_PER_BLOCK == 0
+    assert gpu_plan.engine_limits(1).max_seq_len >= gpu_plan.sequence_tokens(1)
+    assert limits.max_num_tokens >= limits.max_seq_len
+    assert Settings().context == gpu_plan.sequence_tokens(1)
+    with pytest.raises(ValueError, match="prefill"):
+        gpu_plan.engine_limits(16)
+
+
+def test_hopper_is_planned_but_flagged_as_not_served_by_tensorrt_llm():
+    settings = Settings()
+    plans = [plan(gpu, ["gemma4-e4b", "gemma4-26b-a4b"], settings) for gpu in ("h100", "b200")]
+    assert [p.trtllm_gemma4 for p in plans] == [False, True]
+    out = gpu_plan.render(plans, settings)
+    assert "h100         TensorRT-LLM cannot serve Gemma 4" in out and "b200         TensorRT-LLM" not in out
+    assert "max_seq_len 5920" in out
 
 
 def test_a_stack_too_big_for_the_gpu_says_so():
@@ -81,6 +114,6 @@ def test_command_answers_for_b200_rtx_pro_6000_and_h100(capsys):
 def test_command_json_and_errors(capsys):
     call_command("gpu_plan", "--gpu", "h200", "--format", "json", "--concurrency", "8")
     data = json.loads(capsys.readouterr().out)
-    assert data[0]["gpu"] == "h200" and data[0]["fits"] is True
+    assert data[0]["gpu"] == "h200" and data[0]["fits"] is True and data[0]["trtllm_gemma4"] is False
     with pytest.raises(CommandError, match="FP4"):
         call_command("gpu_plan", "--gpu", "h100", "--precision", "nvfp4")

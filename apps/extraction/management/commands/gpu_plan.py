@@ -31,7 +31,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--pages", type=int, default=1, help="pages (1120 image tokens each) per model call"
         )
-        parser.add_argument("--precision", choices=["auto", "nvfp4", "fp8", "bf16"], default="auto")
+        parser.add_argument(
+            "--precision",
+            choices=["auto", *gpu_plan.PRECISIONS],
+            default="auto",
+            help="auto: nvfp4_mlp_only on Blackwell (scripts/gpu/quantize.sh's default), fp8 on Hopper",
+        )
         parser.add_argument("--kv-dtype", choices=sorted(gpu_plan.KV_BYTES), default="fp8")
         parser.add_argument(
             "--window-aware", action="store_true", help="sliding-window layers keep only their window of KV"

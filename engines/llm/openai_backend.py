@@ -1,0 +1,135 @@
+"""The ``openai`` model backend: Gemma 4 behind any OpenAI-compatible ``/v1/chat/completions``.
+
+vLLM, SGLang, ``trtllm-serve`` and NVIDIA Dynamo's frontend all accept the same request: pages as
+``image_url`` data URIs, guided decoding with ``response_format: {"type": "json_schema"}``, the
+sampled tokens' log-probabilities with ``logprobs: true``, and the page budget per request as
+``mm_processor_kwargs`` (vLLM needs ``--trust-request-mm-kwargs`` to honour it).
+
+One :class:`OpenAIBackend` per ``doc_pipeline`` instance: one pooled HTTP client (keep-alive
+connections up to the in-flight limit), a semaphore holding calls to ``max_in_flight`` (sized to
+the engine's batch, so the engine queues nothing we could not see), a timeout per call, and
+retries with capped exponential backoff on 429, 503 and connection errors for up to ``wait_s``:
+then :class:`ModelUnavailable`, and the worker retries the document later. Any other HTTP error
+server error is retried by the worker too; a 4xx other than 429 is the engine refusing this very
+request (a prompt longer than its context, a schema it cannot compile): the document fails with
+``model_request_refused``, since asking again cannot help.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+import httpx
+
+from engines.llm.alignment import token_spans
+from engines.llm.model_client import ModelRequest, ModelSettings, ModelUnavailable
+from engines.llm.pipeline import Generation
+from engines.types import EngineError
+
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+SCHEMA_NAME = "docintel_fields"
+
+
+def chat_request(model: str, request: ModelRequest) -> dict[str, Any]:
+    """The ``/v1/chat/completions`` body of one call: greedy, guided, with log-probabilities."""
+    content: list[dict[str, Any]] = [
+        {"type": "image_url", "image_url": {"url": uri}} for uri in request.images
+    ]
+    content.append({"type": "text", "text": request.call.prompt})
+    return {
+        "model": model,
+        "messages": [{"role": "user", "content": content}],
+        "max_tokens": request.call.max_tokens,
+        "temperature": 0.0,
+        "seed": 0,
+        "logprobs": True,
+        "top_logprobs": 0,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": SCHEMA_NAME, "schema": request.call.schema, "strict": True},
+        },
+        "mm_processor_kwargs": {"max_soft_tokens": request.image_tokens},
+    }
+
+
+def generation_from_response(body: dict[str, Any], *, engine_ms: int = 0) -> Generation:
+    """A chat completion as a :class:`Generation` (token spans aligned to the content)."""
+    try:
+        choice = body["choices"][0]
+        content = choice["message"].get("content") or ""
+        entries = (choice.get("logprobs") or {}).get("content") or []
+        texts = [str(entry.get("token", "")) for entry in entries]
+        logprobs = [float(entry.get("logprob", -9999.0)) for entry in entries]
+        usage = body.get("usage") or {}
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
+        raise ModelUnavailable(
+            f"the engine's answer is not a chat completion ({type(error).__name__})"
+        ) from None
+    return Generation(
+        text=content,
+        logprobs=logprobs,
+        offsets=token_spans(content, texts),
+        truncated_by_length=choice.get("finish_reason") == "length",
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        answer_tokens=int(usage.get("completion_tokens") or len(entries)),
+        engine_ms=engine_ms,
+    )
+
+
+class OpenAIBackend:
+    """Calls one OpenAI-compatible engine; see the module docstring for the retry rules."""
+
+    def __init__(self, settings: ModelSettings) -> None:
+        self.settings = settings
+        headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
+        self._client = httpx.AsyncClient(
+            base_url=settings.url,
+            headers=headers,
+            timeout=httpx.Timeout(settings.call_timeout_s, connect=min(5.0, settings.call_timeout_s)),
+            limits=httpx.Limits(
+                max_connections=settings.max_in_flight, max_keepalive_connections=settings.max_in_flight
+            ),
+        )
+        self._slots = asyncio.Semaphore(settings.max_in_flight)
+
+    async def generate(self, model: str, request: ModelRequest) -> Generation:
+        body = chat_request(model, request)
+        deadline = time.monotonic() + self.settings.wait_s
+        attempt = 0
+        while True:
+            try:
+                async with self._slots:
+                    started = time.perf_counter()
+                    response = await self._client.post("/chat/completions", json=body)
+                    engine_ms = round((time.perf_counter() - started) * 1000)
+            except (httpx.TransportError, httpx.TimeoutException) as error:
+                reason = f"{type(error).__name__}"
+            else:
+                if response.status_code == 200:
+                    try:
+                        return generation_from_response(response.json(), engine_ms=engine_ms)
+                    except json.JSONDecodeError:
+                        raise ModelUnavailable("the engine's answer is not JSON") from None
+                if 400 <= response.status_code < 500 and response.status_code not in RETRY_STATUSES:
+                    # the engine read the request and will not serve it (too long a prompt for its
+                    # context, a schema it cannot compile): retrying cannot help
+                    raise EngineError(
+                        "model_request_refused",
+                        f"the model engine refused the call (HTTP {response.status_code})",
+                    )
+                if response.status_code not in RETRY_STATUSES:
+                    raise ModelUnavailable(f"the engine failed the call (HTTP {response.status_code})")
+                reason = f"HTTP {response.status_code}"
+            pause = min(self.settings.retry_max_s, self.settings.retry_base_s * 2**attempt)
+            pause *= 0.5 + random.random() / 2  # jitter: documents waiting together do not retry together
+            if time.monotonic() + pause > deadline:
+                raise ModelUnavailable(f"{model} unavailable for {self.settings.wait_s:.0f} s ({reason})")
+            attempt += 1
+            await asyncio.sleep(pause)
+
+    async def close(self) -> None:
+        await self._client.aclose()

@@ -1,0 +1,153 @@
+"""The openai model backend's request, answer parsing, settings and retry rules.
+
+The retry tests run against a real HTTP server on loopback that answers the way an engine does
+while it starts or is overloaded (503, 429, a refused connection); the real engine (vLLM) is
+exercised in tests/gemma4.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from engines.llm.model_client import ModelRequest, ModelSettings, ModelUnavailable
+from engines.llm.openai_backend import OpenAIBackend, chat_request, generation_from_response
+from engines.llm.pipeline import ModelCall
+from engines.types import EngineError
+
+CALL = ModelCall("Which type?", {"type": "object", "properties": {"a": {"type": "string"}}}, 16)
+REQUEST = ModelRequest("classify", CALL, ("data:image/png;base64,AAAA",), 280)
+ANSWER = {
+    "choices": [
+        {
+            "message": {"content": '{"a":"x"}'},
+            "finish_reason": "stop",
+            "logprobs": {
+                "content": [
+                    {"token": '{"a":"', "logprob": -0.01},
+                    {"token": "x", "logprob": -0.5},
+                    {"token": '"}', "logprob": -0.02},
+                    {"token": "<eos>", "logprob": -0.1},
+                ]
+            },
+        }
+    ],
+    "usage": {"prompt_tokens": 300, "completion_tokens": 4},
+}
+
+
+def _settings(url: str = "http://127.0.0.1:9/v1", **overrides: str) -> ModelSettings:
+    environ = {"DOCINTEL_MODEL_URL": url, "DOCINTEL_MODEL_RETRY_BASE_S": "0.05", **overrides}
+    return ModelSettings.from_sources({}, environ)
+
+
+def test_the_request_asks_for_guided_json_logprobs_and_the_page_budget():
+    body = chat_request("gemma4-e4b", REQUEST)
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"] == CALL.schema
+    assert body["logprobs"] is True and body["temperature"] == 0.0
+    assert body["mm_processor_kwargs"] == {"max_soft_tokens": 280}
+    content = body["messages"][0]["content"]
+    assert content[0] == {"type": "image_url", "image_url": {"url": REQUEST.images[0]}}
+    assert content[-1] == {"type": "text", "text": CALL.prompt}
+
+
+def test_an_answer_becomes_a_generation_with_aligned_tokens_and_counts():
+    generation = generation_from_response(ANSWER, engine_ms=12)
+    assert generation.text == '{"a":"x"}'
+    assert list(generation.offsets) == [(0, 6), (6, 7), (7, 9), (9, 9)]
+    assert (generation.prompt_tokens, generation.answer_tokens, generation.engine_ms) == (300, 4, 12)
+    assert not generation.truncated_by_length
+    cut = json.loads(json.dumps(ANSWER))
+    cut["choices"][0]["finish_reason"] = "length"
+    assert generation_from_response(cut).truncated_by_length
+
+
+def test_settings_come_from_the_environment_over_the_config_parameters():
+    settings = ModelSettings.from_sources(
+        {"model_url": "http://engine:1/v1/", "max_in_flight": "8"},
+        {"DOCINTEL_MODEL_MAX_IN_FLIGHT": "3", "DOCINTEL_CLASSIFY_MODEL": "small"},
+    )
+    assert settings.url == "http://engine:1/v1" and settings.max_in_flight == 3
+    assert settings.model_for("classify", simple=False) == "small"
+    assert settings.model_for("extract", simple=True) == "small"
+    assert settings.model_for("extract", simple=False) == "gemma4-26b-a4b"
+    assert (settings.image_tokens_for("classify"), settings.image_tokens_for("extract")) == (280, 1120)
+    trtllm = ModelSettings.from_sources({}, {"DOCINTEL_MODEL_BACKEND": "tensorrt_llm"})
+    assert trtllm.model_for("extract", simple=False) == "gemma4_26b_a4b"
+    with pytest.raises(ValueError, match="DOCINTEL_MODEL_BACKEND"):
+        ModelSettings.from_sources({}, {"DOCINTEL_MODEL_BACKEND": "onnx"})
+
+
+class _Engine(BaseHTTPRequestHandler):
+    statuses: list[int] = []
+    bodies: list[dict] = []
+
+    def do_POST(self) -> None:
+        length = int(self.headers["Content-Length"])
+        type(self).bodies.append(json.loads(self.rfile.read(length)))
+        status = type(self).statuses.pop(0) if type(self).statuses else 200
+        payload = json.dumps(ANSWER if status == 200 else {"error": "busy"}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *_args: object) -> None:
+        return None
+
+
+@pytest.fixture
+def engine() -> Iterator[tuple[str, type[_Engine]]]:
+    handler = type("Engine", (_Engine,), {"statuses": [], "bodies": []})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _generate(settings: ModelSettings):
+    async def run():
+        backend = OpenAIBackend(settings)
+        try:
+            return await backend.generate("gemma4-e4b", REQUEST)
+        finally:
+            await backend.close()
+
+    return asyncio.run(run())
+
+
+def test_an_engine_that_is_busy_is_waited_for(engine):
+    url, handler = engine
+    handler.statuses.extend([503, 429, 503])
+    generation = _generate(_settings(url, DOCINTEL_MODEL_WAIT_S="10"))
+    assert generation.text == '{"a":"x"}'
+    assert len(handler.bodies) == 4
+
+
+def test_an_engine_down_past_the_wait_is_unavailable_not_a_failure():
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(ModelUnavailable, match="unavailable"):
+        _generate(_settings(f"http://127.0.0.1:{port}/v1", DOCINTEL_MODEL_WAIT_S="0.3"))
+
+
+def test_a_request_the_engine_refuses_fails_with_a_code(engine):
+    url, handler = engine
+    handler.statuses.append(400)
+    with pytest.raises(EngineError) as raised:
+        _generate(_settings(url))
+    assert raised.value.code == "model_request_refused"
+    assert len(handler.bodies) == 1
