@@ -19,16 +19,19 @@ HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 # Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/docintel
 
-.PHONY: help setup system-packages test-packages demo test lint up down status bench bench-accuracy
+.PHONY: help setup system-packages test-packages vllm demo test lint up down status bench bench-accuracy bench-gpu
 
 help:
 	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/"
 	@echo "make demo    start the stack and run the bundled samples through it, printing their fields"
 	@echo "make test    lint, type-check and run the whole test suite"
 	@echo "make up      start Triton, a Celery worker + beat and the web server on 127.0.0.1:8000"
+	@echo "             (DOCINTEL_PIPELINE_VARIANT=gemma4 make up: Gemma 4 through vLLM on CPU)"
+	@echo "make vllm    install vLLM on CPU (.venv-vllm) and build the tiny Gemma 4 checkpoints"
 	@echo "make down    stop what 'make up' started"
 	@echo "make bench   throughput and cost benchmarks (last line: one JSON object)"
 	@echo "make bench-accuracy  accuracy and engine speed benchmarks in bench/"
+	@echo "make bench-gpu  Gemma 4 E4B speed and cost on this machine's GPU (bench/gpu/README.md)"
 
 system-packages:
 	@missing=""; \
@@ -61,15 +64,23 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 	@mkdir -p $(RUN) $(LOG)
 
+# The real Gemma 4 engine on machines without a GPU: vLLM on CPU in .venv-vllm, the tiny checkpoints
+# in var/models (scripts/vllm/install.sh; each part redone only when its inputs changed).
+vllm:
+	@bash scripts/vllm/install.sh
+
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy apps workers engines config
 
-test: setup test-packages
+# Two sessions: the whole suite on the reference engine, then tests/gemma4 with the gemma4 pipeline
+# variant behind the same fixtures (Triton + Celery + vLLM serving the tiny Gemma 4).
+test: setup test-packages vllm
 	@bash scripts/ensure_services.sh
 	$(MAKE) --no-print-directory lint
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest
+	DATABASE_URL=$(TEST_DATABASE_URL) DOCINTEL_PIPELINE_VARIANT=gemma4 $(PY) -m pytest tests/gemma4
 
 up: setup
 	@bash scripts/stack.sh up
@@ -96,9 +107,10 @@ var/bench/all-types:
 
 # Throughput and cost (bench/run.py, ~10 minutes on 2 cores): the last line printed is one JSON object
 # (cpu_ms_per_doc, dispatch_efficiency, preprocess_speedup, e2e_p50_ms, e2e_p95_ms); results in bench/results/.
-bench: setup
+bench: setup vllm
 	@bash scripts/ensure_services.sh
 	$(PY) bench/run.py
+	$(PY) bench/gemma4_stack.py
 
 # Accuracy and engine speed on the synthetic and real sets (long: OCR of every document).
 bench-accuracy: setup var/bench/synth var/bench/all-types
@@ -107,3 +119,7 @@ bench-accuracy: setup var/bench/synth var/bench/all-types
 	$(PY) bench/engine_speed.py var/bench/all-types $(wildcard ../shared/realdata/receipts_sroie)
 	$(PY) manage.py evaluate $(EVAL_SETS) --plot var/bench/reliability.png
 	$(PY) bench/api_throughput.py
+
+# Gemma 4 E4B with random bf16 weights on this machine's GPU (no install; torch + transformers there).
+bench-gpu:
+	PYTHON=$${PYTHON:-python3} bench/gpu/run.sh $(ARGS)

@@ -42,7 +42,6 @@ import dataclasses
 import functools
 import logging
 import queue
-import random
 import signal
 import threading
 import time
@@ -60,6 +59,7 @@ from apps.observability.context import (
 )
 from engines.types import EngineError, EngineResult
 from workers.coalesce import Coalescer
+from workers.retry import RetryPolicy
 from workers.triton_client import AsyncTritonEngineClient, TritonUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -95,29 +95,6 @@ class Delivery:
     request_id: str
     message: Any  # kombu's Message, acknowledged by the consumer thread only
     shared: SharedMessage | None = None  # the message carries other documents too
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Triton unavailable: wait ``base_s x 2ⁿ`` (capped, half of it random) up to ``max_retries`` times.
-
-    The jitter spreads the documents of one outage over time, so they do not all come back in the
-    same instant when Triton returns (and fill its queue at once)."""
-
-    max_retries: int = 8
-    base_s: float = 2.0
-    max_s: float = 60.0
-
-    def delay(self, attempt: int) -> float:
-        ceiling = min(self.base_s * 2**attempt, self.max_s)
-        return ceiling / 2 + random.uniform(0, ceiling / 2)  # jitter, not secrecy
-
-    def worst_case_s(self, timeout_s: float) -> float:
-        """The longest one document can hold its message: every call times out and every wait is
-        the longest. It must stay below the broker's visibility timeout, or Redis hands the message
-        to another consumer while this one is still retrying it."""
-        waits = sum(min(self.base_s * 2**attempt, self.max_s) for attempt in range(self.max_retries))
-        return (self.max_retries + 1) * timeout_s + waits
 
 
 def parse_deliveries(body: Any, headers: dict[str, Any], message: Any) -> list[Delivery]:

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 
 from apps.documents import error_codes
@@ -37,6 +37,7 @@ from apps.documents.services import INFER_BATCH_TASK, document_fail, task_send, 
 from apps.extraction.readers import reader_for
 from apps.observability import metrics
 from workers.broker_epoch import broker_messages_lost
+from workers.retry import RetryPolicy
 from workers.triton_client import TritonUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -128,26 +129,37 @@ def infer_batch(document_ids: list[str]) -> str:
     return f"{len(document_ids)} sent on"
 
 
-@shared_task(
-    name="workers.tasks.infer",
-    autoretry_for=(TritonUnavailableError,),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=8,
-)
-def infer(document_id: str) -> str:
+def _infer_retry_policy() -> RetryPolicy:
+    return RetryPolicy(
+        max_retries=settings.DOCINTEL_TRITON_RETRIES,
+        base_s=settings.DOCINTEL_TRITON_RETRY_BASE_S,
+        max_s=settings.DOCINTEL_TRITON_RETRY_MAX_S,
+    )
+
+
+@shared_task(name="workers.tasks.infer", bind=True, max_retries=None)
+def infer(self: Task, document_id: str) -> str:
     """One blocking engine call: fine for a development worker; at scale the inference queue
-    belongs to ``manage.py dispatch_inference``, which keeps many calls in flight."""
+    belongs to ``manage.py dispatch_inference``, which keeps many calls in flight.
+
+    An unavailable Triton (or a model engine behind it that is down) is retried on the dispatcher's
+    policy — waits of at least half of ``base x 2ⁿ`` — so the document waits out an outage of
+    minutes, even when the circuit breaker answers every call at once; past the last retry it is
+    left in ``processing`` for the reconciler, never failed."""
     reader = reader_for(settings.DOCINTEL_ENGINE)
     try:
         with metrics.triton_call():
             return _run_step(
                 "infer", document_id, lambda: document_infer(document_id=document_id, reader=reader)
             )
-    except TritonUnavailableError:
+    except TritonUnavailableError as exc:
         metrics.TRITON_ERRORS.labels("unavailable").inc()
-        raise
+        policy = _infer_retry_policy()
+        if self.request.retries >= policy.max_retries:
+            logger.error("Triton unavailable after %d retries; document %s left to the reconciler",
+                         policy.max_retries, document_id)  # fmt: skip
+            return "left to the reconciler"
+        raise self.retry(exc=exc, countdown=policy.delay(self.request.retries)) from None
 
 
 @shared_task(name="workers.tasks.validate")

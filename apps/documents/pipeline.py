@@ -343,6 +343,7 @@ def documents_infer_finish(
             outcomes[index] = StepOutcome(ran=True)
             continue
         infer_ms = _elapsed_ms(begun.started)
+        metrics.model_usage_observe(result.timings_ms)
         started = time.perf_counter()
         assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
         timings = {"infer": infer_ms, "validate": _elapsed_ms(started)}

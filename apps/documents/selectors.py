@@ -120,6 +120,8 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         ]
         checks = list(extraction.checks)
         engine = {"name": extraction.engine_name, "version": extraction.engine_version}
+        # the engine's own timings (a model's token counts and latencies per step) beside the stages'
+        timings = {**extraction.timings_ms, **timings}
     error = {"code": document.error_code, "message": document.error_message} if document.error_code else None
     return document_result(
         id=str(document.pk),

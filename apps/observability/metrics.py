@@ -63,6 +63,18 @@ DOCUMENTS_DECIDED = Counter(
     ["outcome"],
 )
 DOCUMENTS_FAILED = Counter("docintel_documents_failed_total", "Documents failed, by error code.", ["code"])
+MODEL_STEPS = ("classify", "extract")
+MODEL_TOKENS = Counter(
+    "docintel_model_tokens_total",
+    "Tokens the Gemma 4 engine read (prompt, image soft tokens included) and wrote (answer), by step.",
+    ["step", "kind"],
+)
+MODEL_CALL_SECONDS = Histogram(
+    "docintel_model_call_seconds",
+    "Latency of one Gemma 4 engine call as doc_pipeline measured it, by step.",
+    ["step"],
+    buckets=_BUCKETS,
+)
 
 
 def stage_observe(stage: str, seconds: float) -> None:
@@ -117,3 +129,14 @@ def stage_timed(stage: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return timed
 
     return decorate
+
+
+def model_usage_observe(timings_ms: dict[str, int]) -> None:
+    """Token counts and engine latency of a model-read result (``<step>_prompt_tokens``,
+    ``<step>_answer_tokens``, ``<step>_engine`` in its timings; a reference-engine result has none)."""
+    for step in MODEL_STEPS:
+        if f"{step}_engine" not in timings_ms:
+            continue
+        MODEL_CALL_SECONDS.labels(step).observe(timings_ms[f"{step}_engine"] / 1000)
+        for kind in ("prompt", "answer"):
+            MODEL_TOKENS.labels(step, kind).inc(max(0, int(timings_ms.get(f"{step}_{kind}_tokens", 0))))

@@ -12,9 +12,10 @@ token of only punctuation around the value does not. Two numbers summarise them:
 An empty string has no characters of its own; its quotes (the decision to write nothing) are
 scored instead.
 
-Token character offsets come from :func:`token_offsets`, which detokenizes growing prefixes, so
-it works for any tokenizer that can decode (SentencePiece, byte-level BPE) and never splits a
-multi-byte character between tokens.
+Token character offsets come from :func:`decode_with_offsets` where the token ids are at hand (the
+in-Triton TensorRT-LLM model), which works for any tokenizer that can decode (SentencePiece,
+byte-level BPE) and never splits a multi-byte character between tokens; an OpenAI-compatible
+engine's token strings are aligned by :mod:`engines.llm.alignment` instead.
 """
 
 from __future__ import annotations
@@ -35,24 +36,47 @@ class ValueConfidence:
     tokens: int  # how many tokens wrote the value
 
 
-def token_offsets(token_ids: Sequence[int], decode: Callable[[list[int]], str]) -> list[tuple[int, int]]:
-    """Each token's ``(start, end)`` characters in ``decode(token_ids)``.
+def decode_with_offsets(
+    token_ids: Sequence[int], decode: Callable[[list[int]], str]
+) -> tuple[str, list[tuple[int, int]]]:
+    """The decoded text and each token's ``[start, end)`` characters in it, in one pass.
 
-    A token that ends inside a multi-byte character (its prefix decodes to U+FFFD at the end)
-    gets an empty span at the current end; the token that completes the character gets it. The
-    ends are non-decreasing and the last one is the decoded text's length.
+    A token that ends inside a multi-byte character gets an empty span at the current end and the
+    token that completes the character gets it; the ends are non-decreasing and the last one is
+    the text's length. No prefix decodes (O(n²) for n tokens): Each step decodes a short window only —
+    the tokens of the previous emitted span plus the pending ones — and keeps what the new token
+    added, so a tokenizer that decodes a leading piece differently from the same piece mid-text
+    (SentencePiece's word marker) gives the same text as decoding everything at once.
     """
+    text: list[str] = []
+    length = 0
     offsets: list[tuple[int, int]] = []
-    previous = 0
+    start = 0  # first token of the window: the previous emitted span
+    ready = 0  # tokens before this are in ``text``
     for index in range(len(token_ids)):
-        text = decode(list(token_ids[: index + 1]))
-        end = len(text)
-        if text.endswith(REPLACEMENT) and index + 1 < len(token_ids):
-            end -= 1  # an incomplete character: it belongs to the token that completes it
-        end = max(end, previous)
-        offsets.append((previous, end))
-        previous = end
-    return offsets
+        decoded = decode(list(token_ids[start : index + 1]))
+        if decoded.endswith(REPLACEMENT) and index + 1 < len(token_ids):
+            offsets.append((length, length))  # an incomplete character: wait for the rest
+            continue
+        before = decode(list(token_ids[start:ready])) if ready > start else ""
+        # What the new tokens added; a tokenizer that rewrites the previous span's end in context
+        # (a clean-up of spaces) keeps the text already emitted, which the offsets index.
+        added = decoded[_shared_prefix(before, decoded) :]
+        text.append(added)
+        offsets.append((length, length + len(added)))
+        length += len(added)
+        start, ready = ready, index + 1
+    return "".join(text), offsets
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    """How many leading characters ``a`` and ``b`` share."""
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared
 
 
 def value_tokens(span: Span, offsets: Sequence[tuple[int, int]]) -> list[int]:

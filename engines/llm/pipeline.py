@@ -38,7 +38,9 @@ from engines.types import Check, EngineError, EngineResult, FieldResult
 
 Statistic = Literal["minimum", "geometric_mean"]
 STATISTICS: tuple[Statistic, ...] = ("minimum", "geometric_mean")
-CLASSIFY_MAX_TOKENS = 16
+# The longest type's answer, {"document_type":"proof_of_address"}, is 36 characters: a budget that
+# holds it even written a character a token, so a classification is never cut short.
+CLASSIFY_MAX_TOKENS = 48
 EXTRACT_MAX_TOKENS = 512
 # A hint loses to the classifier only when the classifier is at least this sure of another type.
 HINT_OVERRIDE_CONFIDENCE = 0.9
@@ -103,6 +105,10 @@ def read_classification(
     """The type to read the document as (the hint, unless the model is sure it is wrong)."""
     parsed = _parse(generation)
     named = parsed.data.get("document_type")
+    if named not in CLASSIFY_TYPES and parsed.truncated:
+        # cut before it named a type: read the document as the hint (or as other), doubted
+        cut = Check("model_output_complete", False, "the classifier's answer was cut short")
+        return TypeDecision(hint or "other", 0.0, [cut])
     if named not in CLASSIFY_TYPES:
         raise EngineError(UNUSABLE, "the classifier named no known document type")
     confidence = _pick(

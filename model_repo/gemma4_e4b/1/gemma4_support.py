@@ -19,11 +19,14 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+# the one implementation of token offsets; model.py uses it from here
+from engines.llm.confidence import decode_with_offsets as decode_with_offsets
 
 # MPI job state a Triton started under mpirun leaves in the environment. Each Python stub must
 # start MPI afresh, so these go before tensorrt_llm (and mpi4py) is imported; configuration
@@ -68,7 +71,6 @@ SUPPORTED_SOFT_TOKENS = (70, 140, 280, 560, 1120)
 # (an "image_processor" section) and the older flat preprocessor_config.json.
 PROCESSOR_FILES = ("processor_config.json", "preprocessor_config.json")
 MEDIA_PREFIXES = ("data:image/png;base64,", "data:image/jpeg;base64,")
-REPLACEMENT = "\ufffd"
 _VARIABLE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 
@@ -221,49 +223,6 @@ def page_conversation(prompt: str, pages: int) -> list[dict[str, Any]]:
     content: list[dict[str, Any]] = [{"type": "image"} for _ in range(pages)]
     content.append({"type": "text", "text": prompt})
     return [{"role": "user", "content": content}]
-
-
-def decode_with_offsets(
-    token_ids: Sequence[int], decode: Callable[[list[int]], str]
-) -> tuple[str, list[tuple[int, int]]]:
-    """The decoded text and each token's ``[start, end)`` characters in it, in one pass.
-
-    ``engines.llm.confidence.token_offsets``' rule, without its prefix decodes (O(n²) for n
-    tokens): a token that ends inside a multi-byte character gets an empty span at the current end
-    and the token that completes the character gets it. Each step decodes a short window only —
-    the tokens of the previous emitted span plus the pending ones — and keeps what the new token
-    added, so a tokenizer that decodes a leading piece differently from the same piece mid-text
-    (SentencePiece's word marker) gives the same text as decoding everything at once.
-    """
-    text: list[str] = []
-    length = 0
-    offsets: list[tuple[int, int]] = []
-    start = 0  # first token of the window: the previous emitted span
-    ready = 0  # tokens before this are in ``text``
-    for index in range(len(token_ids)):
-        decoded = decode(list(token_ids[start : index + 1]))
-        if decoded.endswith(REPLACEMENT) and index + 1 < len(token_ids):
-            offsets.append((length, length))  # an incomplete character: wait for the rest
-            continue
-        before = decode(list(token_ids[start:ready])) if ready > start else ""
-        # What the new tokens added; a tokenizer that rewrites the previous span's end in context
-        # (a clean-up of spaces) keeps the text already emitted, which the offsets index.
-        added = decoded[_shared_prefix(before, decoded) :]
-        text.append(added)
-        offsets.append((length, length + len(added)))
-        length += len(added)
-        start, ready = ready, index + 1
-    return "".join(text), offsets
-
-
-def _shared_prefix(a: str, b: str) -> int:
-    """How many leading characters ``a`` and ``b`` share."""
-    shared = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        shared += 1
-    return shared
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from engines.llm.confidence import token_offsets, value_confidence
+from engines.llm.confidence import decode_with_offsets, value_confidence
 from engines.llm.parsing import parse_model_json
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -63,9 +63,9 @@ def _expected(text: str, raw_value: str, library_offsets, logprobs):
     return math.exp(sum(chosen) / len(chosen)), math.exp(min(chosen)), len(chosen)
 
 
-def test_token_offsets_match_the_tokenizers_own(tokenizer):
+def test_decoded_offsets_match_the_tokenizers_own(tokenizer):
     encoding = tokenizer.encode(DOCUMENT)
-    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    offsets = decode_with_offsets(encoding.ids, tokenizer.decode)[1]
     assert tokenizer.decode(encoding.ids) == DOCUMENT
     assert offsets == [tuple(o) for o in encoding.offsets]
 
@@ -84,7 +84,7 @@ def test_token_offsets_match_the_tokenizers_own(tokenizer):
 def test_value_confidence_is_geometric_mean_and_minimum_of_its_tokens(tokenizer, key, raw_value):
     encoding = tokenizer.encode(DOCUMENT)
     logprobs = _logprobs(len(encoding.ids))
-    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    offsets = decode_with_offsets(encoding.ids, tokenizer.decode)[1]
     parsed = parse_model_json(DOCUMENT)
 
     confidence = value_confidence(parsed.spans[key], offsets, logprobs)
@@ -100,7 +100,7 @@ def test_values_really_span_several_tokens(tokenizer):
     """Guards the test above: with a too-large vocabulary every value would be one token."""
     encoding = tokenizer.encode(DOCUMENT)
     parsed = parse_model_json(DOCUMENT)
-    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    offsets = decode_with_offsets(encoding.ids, tokenizer.decode)[1]
     counts = {
         key: value_confidence(parsed.spans[key], offsets, [0.0] * len(offsets)).tokens for key in parsed.spans
     }
@@ -110,7 +110,7 @@ def test_values_really_span_several_tokens(tokenizer):
 def test_empty_string_is_scored_by_its_quotes(tokenizer):
     encoding = tokenizer.encode(DOCUMENT)
     logprobs = _logprobs(len(encoding.ids))
-    offsets = token_offsets(encoding.ids, tokenizer.decode)
+    offsets = decode_with_offsets(encoding.ids, tokenizer.decode)[1]
     span = parse_model_json(DOCUMENT).spans["empty"]
     assert span.start == span.end
 
@@ -125,7 +125,7 @@ def test_multibyte_character_belongs_to_the_token_that_completes_it(tokenizer):
     """Byte-level tokens can end inside a UTF-8 character; its characters go to one token only."""
     text = '{"city": "Göteborg Malmö"}'
     ids = tokenizer.encode(text).ids
-    offsets = token_offsets(ids, tokenizer.decode)
+    offsets = decode_with_offsets(ids, tokenizer.decode)[1]
     assert tokenizer.decode(ids) == text
     assert offsets[-1][1] == len(text)
     assert all(a <= b for a, b in offsets)

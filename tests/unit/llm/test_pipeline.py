@@ -52,6 +52,19 @@ def test_classification_without_hint_takes_the_models_type_and_token_confidence(
     assert decision.checks == []
 
 
+@pytest.mark.parametrize(("hint", "read_as"), [("invoice", "invoice"), (None, "other")])
+def test_a_classification_cut_before_the_type_is_doubted_not_failed(hint, read_as):
+    generation = pipeline.Generation(
+        text='{"document_type": "inv',
+        logprobs=[-0.1] * 3,
+        offsets=[(0, 10), (10, 19), (19, 22)],
+        truncated_by_length=True,
+    )
+    decision = pipeline.read_classification(generation, hint=hint)
+    assert (decision.document_type, decision.confidence) == (read_as, 0.0)
+    assert [(c.name, c.passed) for c in decision.checks] == [("model_output_complete", False)]
+
+
 def test_hint_is_kept_unless_the_model_is_sure_it_is_wrong():
     unsure = _generation('{"document_type": "invoice"}', 0.95, low={"invoice": 0.6})
     decision = pipeline.read_classification(unsure, hint="receipt")
