@@ -51,6 +51,9 @@ CHECK_LABELS: dict[str, tuple[str, str]] = {
     "required_fields_present": ("Decision rules", "Required fields present"),
     "document_not_expired": ("Decision rules", "Document not expired"),
     "fields_valid": ("Decision rules", "Every field valid"),
+    "confidence_calibrated": ("Decision rules", "Model confidences calibrated"),
+    "model_output_complete": ("Other", "Model answer complete"),
+    "all_pages_read": ("Other", "Every page read by the model"),
 }
 
 STATUS_LABELS = {
