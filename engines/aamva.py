@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from engines.aamva_iin import CAN, IIN_JURISDICTIONS, USA
+from engines.spec import FIELDS as SPEC_FIELDS
 
 FILE_TYPES = ("ANSI ", "ANSI", "AAMVA")
 _HEADER = re.compile(r"(ANSI ?|AAMVA)(\d{6})(\d{2})")
@@ -36,21 +37,7 @@ _SEX = {"1": "M", "M": "M", "2": "F", "F": "F", "9": "X", "X": "X"}
 _CANADIAN_POSTAL = re.compile(r"([A-Z]\d[A-Z])\s*-?\s*(\d[A-Z]\d)")
 _SPACES = re.compile(r"\s+")
 
-CANONICAL_FIELDS = (
-    "document_number",
-    "surname",
-    "given_names",
-    "date_of_birth",
-    "sex",
-    "date_of_expiry",
-    "date_of_issue",
-    "address_street",
-    "address_city",
-    "address_region",
-    "address_postal_code",
-    "issuing_region",
-    "license_class",
-)
+CANONICAL_FIELDS = SPEC_FIELDS["driver_license"]
 
 
 class AamvaError(ValueError):

@@ -24,18 +24,8 @@ from engines.approximate import occurs_approximately
 from engines.layout import PageText
 from engines.mrz.countries import is_known_code
 from engines.mrz.reader import looks_like_mrz_line
+from engines.spec import DOCUMENT_TYPES
 from engines.validators import fold
-
-DOCUMENT_TYPES = (
-    "passport",
-    "id_card",
-    "driver_license",
-    "proof_of_address",
-    "bank_statement",
-    "invoice",
-    "receipt",
-    "other",
-)
 
 # (phrase, weight). Weights: 3 = nearly decisive, 2 = strong, 1 = supporting.
 _CUES: dict[str, tuple[tuple[str, float], ...]] = {

@@ -45,23 +45,13 @@ from engines.business.names import (
 )
 from engines.images import rotate
 from engines.page_text import PageFrame
+from engines.spec import fields_in_format
 from engines.types import Check, FieldResult
 
 logger = logging.getLogger(__name__)
 
-# Fields whose values are words OCR may misspell and no validator checks.
-SECOND_READ_FIELDS = frozenset(
-    {
-        "full_name",
-        "account_holder",
-        "customer_name",
-        "vendor_name",
-        "merchant_name",
-        "issuer_name",
-        "address_street",
-        "address_city",
-    }
-)
+# Fields whose values are words OCR may misspell and no validator checks: free text in the spec.
+SECOND_READ_FIELDS = fields_in_format("text")
 _PERSON_FIELDS = frozenset({"full_name", "account_holder"})
 CHECK_NAME = "ocr_second_reading"
 TESSDATA_ENV = "DOCINTEL_TESSDATA"

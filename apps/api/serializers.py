@@ -8,8 +8,8 @@ from typing import Any
 from rest_framework import serializers
 
 from apps.documents.models import DocumentStatus
-from apps.extraction.schemas import DOCUMENT_TYPES
 from apps.webhooks import destinations
+from engines.spec import DOCUMENT_TYPES
 
 DECISIONS = ("auto_approved", "needs_review", "rejected")
 SOURCES = ("mrz", "barcode", "text_layer", "ocr", "model")

@@ -15,6 +15,7 @@ from apps.documents import blobs
 from apps.documents.models import Document, Extraction, Field, Page
 from apps.extraction.results import FieldView, document_result
 from apps.tenants.models import Tenant
+from engines.spec import PERSON_NAME_FIELDS
 
 
 def documents_visible_to(*, user: User | AnonymousUser) -> QuerySet[Document]:
@@ -140,8 +141,7 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
     )
 
 
-# Fields that name the person a document is about (ARCHITECTURE §3.2), and those that identify them.
-PERSON_NAME_FIELDS = ("surname", "given_names", "full_name", "account_holder", "customer_name")
+# Courtesy titles, ignored when the names of a person are compared.
 _TITLES = frozenset({"MR", "MRS", "MS", "MISS", "DR", "HERR", "FRAU", "M", "MME"})
 
 

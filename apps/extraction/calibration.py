@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from apps.extraction.schemas import field_family
+from engines.spec import field_family
 
 ARTEFACT_PATH = Path(__file__).resolve().parent / "artefacts" / "calibration.json"
 MIN_EXAMPLES = 25  # fewer labelled examples than this and a class borrows its parent's map

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apps.extraction.schemas import REQUIRED_FIELDS
+from engines.spec import REQUIRED_FIELDS
 
 # Checks shown to the reviewer that do not by themselves stop straight-through processing: the
 # engine's reading of an item table is less reliable than the totals it cross-checks, and a name

@@ -7,9 +7,10 @@ depend on today's date and the document type, and marks each field ``valid``.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import replace
 
-from apps.extraction.schemas import DATE_FIELDS, REQUIRED_FIELDS
+from engines.spec import CATALOGUE, REQUIRED_FIELDS, value_schema
 from engines.types import Check, EngineResult, FieldResult
 
 
@@ -22,20 +23,39 @@ def _parse_date(value: str | None) -> dt.date | None:
         return None
 
 
+def _iso_date(value: str, field_name: str, today: dt.date) -> bool:
+    return _parse_date(value) is not None
+
+
+def _not_in_future(value: str, field_name: str, today: dt.date) -> bool:
+    parsed = _parse_date(value)
+    return parsed is not None and parsed <= today
+
+
+def _format_enum(value: str, field_name: str, today: dt.date) -> bool:
+    allowed = value_schema(field_name).get("enum")
+    return allowed is None or value in allowed
+
+
+# The validators the field spec (engines/spec) names, by name: (value, field name, today) -> valid.
+_VALIDATORS: dict[str, Callable[[str, str, dt.date], bool]] = {
+    "iso_date": _iso_date,
+    "not_in_future": _not_in_future,
+    "format_enum": _format_enum,
+}
+
+
 def _field_valid(name: str, field: FieldResult, today: dt.date) -> bool | None:
-    """False when a rule rejects the value; otherwise what the engine said (None = no validator)."""
+    """False when a validator of the field's spec rejects the value; otherwise what the engine said
+    (None = no validator applies)."""
     if field.valid is False:
         return False
-    if name in DATE_FIELDS and field.value is not None:
-        parsed = _parse_date(field.value)
-        if parsed is None:
-            return False
-        if name == "date_of_birth" and parsed > today:
-            return False
-        return True if field.valid is None else field.valid
-    if name == "sex" and field.value is not None:
-        return field.value in {"M", "F", "X"}
-    return field.valid
+    spec = CATALOGUE.fields.get(name)
+    if spec is None or not spec.validators or field.value is None:
+        return field.valid
+    if not all(_VALIDATORS[validator](field.value, name, today) for validator in spec.validators):
+        return False
+    return True if field.valid is None else field.valid
 
 
 def validate_result(result: EngineResult, *, today: dt.date | None = None) -> EngineResult:

@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 
 from apps.documents.models import DocumentStatus
-from apps.extraction.schemas import DOCUMENT_TYPES
 from apps.ingestion.presentation import document_type_label, status_label
+from engines.spec import DOCUMENT_TYPES
 
 # What the file picker offers; the server still decides from the bytes (a renamed file is caught).
 ACCEPTED_EXTENSIONS = ".jpg,.jpeg,.png,.tif,.tiff,.webp,.pdf,.zip"

@@ -22,7 +22,7 @@ from django.template.defaultfilters import filesizeformat
 from apps.audit.models import AuditEvent
 from apps.documents.models import Document
 from apps.documents.state import IN_FLIGHT
-from apps.extraction.schemas import FIELDS, REQUIRED_FIELDS
+from engines.spec import FIELDS, REQUIRED_FIELDS
 
 # Below the auto-approve threshold but at least this likely right: worth a glance, not a re-read.
 MEDIUM_CONFIDENCE = 0.7

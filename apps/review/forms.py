@@ -8,11 +8,11 @@ from typing import Any
 
 from django import forms
 
-from apps.extraction.schemas import DOCUMENT_TYPES
 from apps.review import rules
 from apps.review.models import RejectReason, ReviewQueue
 from apps.review.presentation import REJECT_REASON_HELP, document_type_label
 from apps.review.services import QueueSettings
+from engines.spec import DOCUMENT_TYPES
 
 TYPE_CHOICES = [(t, document_type_label(t)) for t in DOCUMENT_TYPES]
 KIND_CHOICES = [(rules.REVIEW, "Reviews"), (rules.QUALITY_AUDIT, "Quality audits of auto-approved documents")]

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from apps.extraction.schemas import FIELDS, REQUIRED_FIELDS
 from apps.ingestion.presentation import SOURCE_LABELS, confidence_band, humanise
 from apps.ingestion.presentation import document_type_label as ingestion_type_label
 from apps.review import rules
 from apps.review.models import RejectReason, ReviewTask, TaskKind, TaskStatus
 from apps.review.selectors import FieldUnderReview
+from engines.spec import FIELDS, REQUIRED_FIELDS
 
 # The decision step's reasons name a field and what is wrong with it (apps.extraction.decision).
 _FIELD_REASON = re.compile(

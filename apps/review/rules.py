@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from apps.extraction.schemas import DOCUMENT_TYPES
+from engines.spec import DOCUMENT_TYPES
 
 REVIEW = "review"  # a person must decide: the engine was not sure enough
 QUALITY_AUDIT = "quality_audit"  # a sample of auto-approved documents, to measure the machine

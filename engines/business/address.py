@@ -53,6 +53,7 @@ from engines.business.names import (
 )
 from engines.business.places import CityLine, document_country, parse_city_line
 from engines.layout import PageText
+from engines.spec import FIELDS as SPEC_FIELDS
 from engines.types import BBox, Check, Extracted, FieldResult
 from engines.validators import find_dates
 
@@ -61,15 +62,7 @@ _COUNTRIES_WITHOUT_REGIONS = frozenset(
     {"AT", "BE", "CH", "DE", "DK", "FI", "FR", "GB", "LI", "LU", "NL", "NO", "PL", "PT", "SE", "SG"}
 )
 
-FIELDS = (
-    "full_name",
-    "address_street",
-    "address_city",
-    "address_region",
-    "address_postal_code",
-    "document_date",
-    "issuer_name",
-)
+FIELDS = SPEC_FIELDS["proof_of_address"]
 
 
 @dataclass(frozen=True)

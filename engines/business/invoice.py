@@ -64,20 +64,11 @@ from engines.business.names import (
     respace_fields,
 )
 from engines.layout import PageText
+from engines.spec import FIELDS as SPEC_FIELDS
 from engines.types import Check, Extracted, FieldResult
 from engines.validators import fold
 
-FIELDS = (
-    "vendor_name",
-    "invoice_number",
-    "invoice_date",
-    "due_date",
-    "customer_name",
-    "currency",
-    "subtotal",
-    "tax_amount",
-    "total_amount",
-)
+FIELDS = SPEC_FIELDS["invoice"]
 _CENT = Decimal("0.01")
 
 

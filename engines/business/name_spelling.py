@@ -27,10 +27,11 @@ import unicodedata
 from collections import defaultdict
 
 from engines.business.common_names import COMMON_NAMES
+from engines.spec import PERSON_NAME_FIELDS, fields_in_format
 from engines.types import Check, FieldResult
 
 # The business readers' person-name fields (only OCR'd values are judged: a text layer's are exact).
-NAME_FIELDS = frozenset({"full_name", "account_holder", "customer_name"})
+NAME_FIELDS = PERSON_NAME_FIELDS & fields_in_format("text")
 CHECK_NAME = "name_spelling"
 _DOUBT_FACTOR = 0.5  # on the raw confidence; the calibration learns what is left
 # (printed, read): letter shapes OCR takes for one another in names
@@ -127,7 +128,7 @@ def confusion_variants(letters: str) -> set[str]:
 
 # The MRZ's name fields: the check digits guard none of them, and OCR-B's Q, its tail small, is
 # read as O ("SIDDIOUI"); only a name the printed page did not confirm is judged.
-MRZ_NAME_FIELDS = frozenset({"surname", "given_names"})
+MRZ_NAME_FIELDS = PERSON_NAME_FIELDS & fields_in_format("upper_name")
 
 
 def doubt_uncommon_spellings(

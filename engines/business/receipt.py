@@ -36,9 +36,10 @@ from engines.business.names import (
     respace_fields,
 )
 from engines.layout import PageText
+from engines.spec import FIELDS as SPEC_FIELDS
 from engines.types import Check, Extracted, FieldResult
 
-FIELDS = ("merchant_name", "date", "currency", "total_amount", "tax_amount")
+FIELDS = SPEC_FIELDS["receipt"]
 
 
 def read_receipt(pages: list[PageText]) -> Extracted:

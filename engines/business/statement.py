@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from datetime import date
 from itertools import pairwise
 
-from engines.business.address import FIELDS as ADDRESS_FIELDS
 from engines.business.address import address_fields
 from engines.business.fields import (
     Candidate,
@@ -40,16 +39,11 @@ from engines.business.names import (
     respace_fields,
 )
 from engines.layout import Line, PageText
+from engines.spec import FIELDS as SPEC_FIELDS
 from engines.types import Check, Extracted, FieldResult
 from engines.validators import find_dates, find_iban
 
-FIELDS = (
-    *ADDRESS_FIELDS,
-    "account_holder",
-    "iban_or_account_number",
-    "statement_period_start",
-    "statement_period_end",
-)
+FIELDS = SPEC_FIELDS["bank_statement"]
 _JOINER = re.compile(
     r"^\s*(-|\u2013|\u2014|to|until|till|through|thru|bis|bis zum|bis einschl(?:ie(?:ss|ß)lich)?\.?|au|jusqu'au|"
     r"al|hasta|hasta el|a|fino al|tot|tot en met|t/m|[/~])?\s*$",

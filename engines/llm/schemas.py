@@ -16,21 +16,12 @@ import json
 import re
 from typing import Any
 
-from engines.classify import DOCUMENT_TYPES
+from engines.spec import CATALOGUE, DOCUMENT_TYPES, WITH_MRZ, value_schema
 from engines.types import EngineError
 
-# The classifier answers with one of the CPU engine's types (ARCHITECTURE §3.2), never a new list.
+# The classifier answers with one of the §3.2 types (engines/spec), never a new list.
 CLASSIFY_TYPES = DOCUMENT_TYPES
 
-_DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
-_AMOUNT = {"type": "string", "pattern": r"^-?\d{1,12}\.\d{2}$"}
-_ALPHA3 = {"type": "string", "pattern": r"^[A-Z]{3}$"}
-_SEX = {"type": "string", "enum": ["M", "F", "X"]}
-_TEXT = {"type": "string", "maxLength": 200}
-# A length bound beside a pattern is not supported by xgrammar (vLLM refuses the schema): a
-# patterned string carries its bound inside the pattern.
-_UPPER_NAME = {"type": "string", "pattern": r"^[A-Z][A-Z' \-]{0,119}$"}
-_CODE = {"type": "string", "maxLength": 32}
 # Auxiliary output for identity documents: the machine-readable zone as printed, so the verify
 # step can check its digits with the CPU engine's ICAO 9303 parser. Not a §3.2 field.
 MRZ_PROPERTY = "mrz_lines"
@@ -41,75 +32,10 @@ _MRZ = {
     "maxItems": 3,
 }
 
-_IDENTITY: dict[str, dict[str, Any]] = {
-    "document_number": _CODE,
-    "surname": _UPPER_NAME,
-    "given_names": _UPPER_NAME,
-    "nationality": _ALPHA3,
-    "date_of_birth": _DATE,
-    "sex": _SEX,
-    "date_of_expiry": _DATE,
-    "issuing_country": _ALPHA3,
-    "personal_number": _CODE,
-    "date_of_issue": _DATE,
-}
-_ADDRESS: dict[str, dict[str, Any]] = {
-    "full_name": _TEXT,
-    "address_street": _TEXT,
-    "address_city": _TEXT,
-    "address_region": _CODE,
-    "address_postal_code": _CODE,
-    "document_date": _DATE,
-    "issuer_name": _TEXT,
-}
-
+# Each type's fields in the spec's order, each value in its §3.1 format.
 FIELD_SCHEMAS: dict[str, dict[str, dict[str, Any]]] = {
-    "passport": _IDENTITY,
-    "id_card": _IDENTITY,
-    "driver_license": {
-        "document_number": _CODE,
-        "surname": _UPPER_NAME,
-        "given_names": _UPPER_NAME,
-        "date_of_birth": _DATE,
-        "sex": _SEX,
-        "date_of_expiry": _DATE,
-        "date_of_issue": _DATE,
-        "address_street": _TEXT,
-        "address_city": _TEXT,
-        "address_region": _CODE,
-        "address_postal_code": _CODE,
-        "issuing_region": _CODE,
-        "license_class": _CODE,
-    },
-    "proof_of_address": _ADDRESS,
-    "bank_statement": {
-        **_ADDRESS,
-        "account_holder": _TEXT,
-        "iban_or_account_number": _CODE,
-        "statement_period_start": _DATE,
-        "statement_period_end": _DATE,
-    },
-    "invoice": {
-        "vendor_name": _TEXT,
-        "invoice_number": _CODE,
-        "invoice_date": _DATE,
-        "due_date": _DATE,
-        "customer_name": _TEXT,
-        "currency": _ALPHA3,
-        "subtotal": _AMOUNT,
-        "tax_amount": _AMOUNT,
-        "total_amount": _AMOUNT,
-    },
-    "receipt": {
-        "merchant_name": _TEXT,
-        "date": _DATE,
-        "currency": _ALPHA3,
-        "total_amount": _AMOUNT,
-        "tax_amount": _AMOUNT,
-    },
-    "other": {},
+    name: {field: value_schema(field) for field in spec.fields} for name, spec in CATALOGUE.types.items()
 }
-WITH_MRZ = frozenset({"passport", "id_card"})
 
 MAX_TENANT_SCHEMA_BYTES = 16_384
 MAX_TENANT_FIELDS = 40

@@ -23,6 +23,7 @@ from decimal import Decimal
 
 import numpy as np
 
+from engines.spec import FIELDS
 from synth.business import blocks, lexicon
 from synth.business.blocks import Column, Organisation, Writer
 from synth.business.common import (
@@ -778,7 +779,7 @@ def compose(rng: np.random.Generator) -> Composition:
     return Composition(
         document_type="invoice",
         pages=pages,
-        fields=dict(sorted(fields.items(), key=lambda kv: _FIELD_ORDER.index(kv[0]))),
+        fields=dict(sorted(fields.items(), key=lambda kv: FIELDS["invoice"].index(kv[0]))),
         printed=printed,
         layout=layout,
         meta={
@@ -791,16 +792,3 @@ def compose(rng: np.random.Generator) -> Composition:
         },
         px_per_mm=(6.8, 8.3),
     )
-
-
-_FIELD_ORDER = (
-    "vendor_name",
-    "invoice_number",
-    "invoice_date",
-    "due_date",
-    "customer_name",
-    "currency",
-    "subtotal",
-    "tax_amount",
-    "total_amount",
-)

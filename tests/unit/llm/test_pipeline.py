@@ -8,9 +8,9 @@ import math
 import jsonschema
 import pytest
 
-from apps.extraction.schemas import DOCUMENT_TYPES, FIELDS
 from engines.llm import pipeline
 from engines.llm.schemas import CLASSIFY_TYPES, MRZ_PROPERTY, extraction_schema, field_names, tenant_schema
+from engines.spec import DOCUMENT_TYPES, FIELDS
 from engines.types import EngineError
 
 MRZ = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]

@@ -27,9 +27,9 @@ from apps.documents.models import Document
 from apps.documents.selectors import document_result_get
 from apps.documents.state import IN_FLIGHT
 from apps.extraction.formatting import result_table
-from apps.extraction.schemas import DOCUMENT_TYPES
 from apps.ingestion.services import file_upload
 from apps.tenants.selectors import tenant_get_by_name
+from engines.spec import DOCUMENT_TYPES
 
 # Beside the documents of a labelled folder: its truth and notes, not documents.
 _SKIPPED_SUFFIXES = (".json", ".md")
