@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     from engines.ocr import get_ocr
     from engines.pipeline import read_document
     from engines.types import EngineError
-    from workers.preprocessing import prepare_pages
+    from media.preprocessing import prepare_pages
 
     ocr = get_ocr()
     _warm_up(ocr)

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from apps.extraction.extract import extract_file
     from apps.extraction.readers import reader_for
-    from workers import triton_server
+    from servers import triton_server
 
     process = None
     if args.triton_url is None:

@@ -94,7 +94,7 @@ def measure_direct(url: str, contents: list[bytes], in_flight: int) -> float:
 
 
 def measure_triton(triton_url: str, contents: list[bytes], in_flight: int) -> float:
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     with TritonEngineClient(triton_url, timeout_s=300) as client:
         started = time.perf_counter()
@@ -123,8 +123,8 @@ def measure_stack(s: bench_stack.Stack, contents: list[bytes], in_flight: int) -
 
 def start_engines(s: bench_stack.Stack) -> str:
     """vLLM on the tiny Gemma 4 and Triton's Gemma 4 doc_pipeline on it; returns vLLM's /v1 URL."""
-    from workers import triton_server as launcher
-    from workers import vllm_server
+    from servers import triton_server as launcher
+    from servers import vllm_server
 
     (port,) = bench_stack.free_ports(1)
     s.processes["vllm"] = vllm_server.start_background(port=port, log_path=s.workdir / "vllm.log")
@@ -133,7 +133,7 @@ def start_engines(s: bench_stack.Stack) -> str:
     http, grpc, metrics = bench_stack.free_ports(3)
     s.start(
         "triton",
-        [bench_stack.PY, "-m", "workers.triton_server", "--http-port", str(http), "--grpc-port", str(grpc),
+        [bench_stack.PY, "-m", "servers.triton_server", "--http-port", str(http), "--grpc-port", str(grpc),
          "--metrics-port", str(metrics)],
         {"DOCINTEL_PIPELINE_VARIANT": "gemma4", "DOCINTEL_MODEL_URL": url},
     )  # fmt: skip

@@ -219,6 +219,7 @@ AREAS = (
     ("json/", "json"),
     ("/apps/", "DocIntel apps/"),
     ("/workers/", "DocIntel workers/"),
+    ("/media/", "DocIntel media/"),
     ("asyncio", "asyncio"),
     ("threading.py", "threads (waiting)"),
 )

@@ -7,11 +7,11 @@ text and noise), and one 20-page scanned PDF (each page an A4 300 dpi JPEG scan,
 
 * naive: decode the full image (render the PDF page at its scan resolution, 300 dpi), resize it
   with Lanczos to the model's input size, encode it as the product does (JPEG q95 4:4:4,
-  ``workers.pdf_render.encode_page``), all pages kept in a list;
-* cheap: ``workers.preprocessing.prepare_pages`` - JPEGs, and a scanner's PDF pages, decoded at
+  ``media.pdf_render.encode_page``), all pages kept in a list;
+* cheap: ``media.preprocessing.prepare_pages`` - JPEGs, and a scanner's PDF pages, decoded at
   reduced scale (libjpeg's DCT scaling through Pillow's ``draft``), other PDF pages rendered by
   PDFium straight at the target size, the rest of the reduction by OpenCV
-  (``workers.page_scaling``), the same encoding (in this process: the sandbox child's CPU would
+  (``media.page_scaling``), the same encoding (in this process: the sandbox child's CPU would
   not count).
 
 Both give a page image whose longest side is ``--max-side`` in the same format, so the headline
@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image, ImageDraw, ImageFilter, ImageOps
 
-from workers.pdf_render import encode_page
-from workers.preprocessing import PageLimits, prepare_pages
+from media.pdf_render import encode_page
+from media.preprocessing import PageLimits, prepare_pages
 
 PHOTO_SIZE = (4032, 3024)
 SCAN_SIZE = (2480, 3508)  # A4 at 300 dpi

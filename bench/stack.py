@@ -185,13 +185,13 @@ class Stack:
     # -- the processes -------------------------------------------------------------------------
 
     def start_triton(self) -> None:
-        from workers import triton_server as launcher
+        from servers import triton_server as launcher
 
         http, grpc, metrics = free_ports(3)
         models = ("null", "sim_gpu")
         self.start(
             "triton",
-            [PY, "-m", "workers.triton_server", "--http-port", str(http), "--grpc-port", str(grpc),
+            [PY, "-m", "servers.triton_server", "--http-port", str(http), "--grpc-port", str(grpc),
              "--metrics-port", str(metrics), *(arg for m in models for arg in ("--model", m))],
         )  # fmt: skip
         launcher.wait_until_ready(f"127.0.0.1:{http}", 180, models=models, process=self.processes["triton"])

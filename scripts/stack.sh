@@ -3,7 +3,7 @@
 # Idempotent: `up` starts only what is not running (so it also restarts a crashed process).
 # DOCINTEL_PIPELINE_VARIANT=gemma4 reads documents with Gemma 4: unless DOCINTEL_MODEL_URL names an
 # engine elsewhere (or DOCINTEL_MODEL_BACKEND=tensorrt_llm), vLLM on CPU is installed when missing and
-# serves the tiny Gemma 4 checkpoint on 127.0.0.1:8200 (scripts/vllm/install.sh, workers/vllm_server.py).
+# serves the tiny Gemma 4 checkpoint on 127.0.0.1:8200 (scripts/vllm/install.sh, servers/vllm_server.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -58,7 +58,7 @@ case "${1:-}" in
     "$PY" manage.py migrate --noinput >/dev/null
     if local_engine; then
       bash scripts/vllm/install.sh
-      start vllm "$PY" -m workers.vllm_server --port "$VLLM_PORT"
+      start vllm "$PY" -m servers.vllm_server --port "$VLLM_PORT"
       export DOCINTEL_MODEL_URL="http://127.0.0.1:$VLLM_PORT/v1"
     fi
     start triton "$PY" manage.py serve_models --http-port "$HTTP_PORT" --grpc-port "$GRPC_PORT" --metrics-port "$METRICS_PORT"

@@ -24,7 +24,7 @@ def triton_sim_server(
 ) -> Iterator[str]:
     """The gRPC URL of a running Triton with ``null`` and ``sim_gpu`` ready."""
     pytest.importorskip("tritonclient.grpc", reason="tritonclient[grpc] is not installed")
-    from workers import triton_server as launcher
+    from servers import triton_server as launcher
 
     try:
         launcher.find_installation()

@@ -41,7 +41,7 @@ def _log_tail(log_path: Path) -> str:
 def triton_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The gRPC URL of a running Triton with ``doc_pipeline`` ready."""
     pytest.importorskip("tritonclient.grpc", reason="tritonclient[grpc] is not installed")
-    from workers import triton_server as launcher
+    from servers import triton_server as launcher
 
     try:
         launcher.find_installation()

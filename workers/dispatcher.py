@@ -58,14 +58,13 @@ from apps.observability.context import (
     request_id_var,
 )
 from engines.types import EngineError, EngineResult
+from media.triton_client import AsyncTritonEngineClient, TritonUnavailableError
 from workers.coalesce import Coalescer
 from workers.retry import RetryPolicy
-from workers.triton_client import AsyncTritonEngineClient, TritonUnavailableError
+from workers.steps import INFER_BATCH_TASK, INFER_TASK, step_send
 
 logger = logging.getLogger(__name__)
 
-INFER_TASK = "workers.tasks.infer"
-INFER_BATCH_TASK = "workers.tasks.infer_batch"
 T = TypeVar("T")
 
 
@@ -374,8 +373,8 @@ class InferenceDispatcher:
             elapsed * 1000,
             result.code if isinstance(result, EngineError) else "extracted" if outcome.ran else "skipped",
         )
-        if outcome.next_task:
-            await self._in_db(_send, task_name=outcome.next_task, document_id=document_id)
+        if outcome.next_step:
+            await self._in_db(step_send, step=outcome.next_step, document_id=document_id)
 
     async def _call(self, begun: Any) -> EngineResult | EngineError | None:
         for attempt in range(self.retry.max_retries + 1):
@@ -432,12 +431,6 @@ def _batch_or_each(
         except Exception as exc:
             results.append(exc)
     return results
-
-
-def _send(*, task_name: str, document_id: str) -> None:
-    from apps.documents.services import task_send
-
-    task_send(task_name, document_id)
 
 
 def _fail_internal(*, document_id: str, exc_name: str) -> None:

@@ -22,9 +22,6 @@ from django.conf import settings
 from apps.documents import error_codes
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.pipeline import (
-    DECIDE,
-    INFER,
-    PREPARE,
     StepOutcome,
     document_decide,
     document_infer,
@@ -33,12 +30,23 @@ from apps.documents.pipeline import (
     documents_prepare,
     documents_reconcile,
 )
-from apps.documents.services import INFER_BATCH_TASK, document_fail, task_send, tasks_send
+from apps.documents.services import document_fail
+from apps.documents.steps import PipelineStep
 from apps.extraction.readers import reader_for
 from apps.observability import metrics
+from media.triton_client import TritonUnavailableError
 from workers.broker_epoch import broker_messages_lost
 from workers.retry import RetryPolicy
-from workers.triton_client import TritonUnavailableError
+from workers.steps import (
+    DECIDE_TASK,
+    INFER_BATCH_TASK,
+    INFER_TASK,
+    PREPARE_BATCH_TASK,
+    PREPARE_TASK,
+    VALIDATE_TASK,
+    step_send,
+    steps_send,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -65,19 +73,19 @@ def _run_step(step_name: str, document_id: str, step: Callable[[], StepOutcome])
         return "failed"
     if outcome.ran:
         metrics.stage_observe(step_name, time.perf_counter() - started)
-    if outcome.next_task == DECIDE:
+    if outcome.next_step == PipelineStep.DECIDE:
         return _run_step("decide", document_id, lambda: document_decide(document_id=document_id))
-    if outcome.next_task:
-        task_send(outcome.next_task, document_id)
+    if outcome.next_step:
+        step_send(outcome.next_step, document_id)
     return "done" if outcome.ran else "skipped"
 
 
-@shared_task(name="workers.tasks.prepare")
+@shared_task(name=PREPARE_TASK)
 def prepare(document_id: str) -> str:
     return _run_step("prepare", document_id, lambda: document_prepare(document_id=document_id))
 
 
-@shared_task(name="workers.tasks.prepare_batch")
+@shared_task(name=PREPARE_BATCH_TASK)
 def prepare_batch(document_ids: list[str]) -> str:
     """Prepare the documents of one upload batch together (apps.documents.pipeline.documents_prepare):
     one Celery message and one transaction for many small files.
@@ -93,7 +101,7 @@ def prepare_batch(document_ids: list[str]) -> str:
         )
     }
     for document_id in retried:
-        task_send(PREPARE, document_id)
+        step_send(PipelineStep.PREPARE, document_id)
     together = [d for d in document_ids if d not in retried]
     started = time.perf_counter()
     try:
@@ -103,7 +111,7 @@ def prepare_batch(document_ids: list[str]) -> str:
         # a part stored before the failure is past prepare: its infer messages were not sent yet
         stored = Document.objects.filter(pk__in=together, status=DocumentStatus.PROCESSING)
         for stored_id in stored.values_list("pk", flat=True):
-            task_send(INFER, str(stored_id))
+            step_send(PipelineStep.INFER, str(stored_id))
         for document_id in together:
             _run_step("prepare", document_id, functools.partial(document_prepare, document_id=document_id))
         return "one by one"
@@ -112,20 +120,21 @@ def prepare_batch(document_ids: list[str]) -> str:
         if outcome.ran:
             metrics.stage_observe("prepare", elapsed)
     # the documents prepared together go on together: one inference message for them all
-    tasks_send(
-        INFER, INFER_BATCH_TASK, [d for d, o in zip(together, outcomes, strict=True) if o.next_task == INFER]
+    steps_send(
+        PipelineStep.INFER,
+        [d for d, o in zip(together, outcomes, strict=True) if o.next_step == PipelineStep.INFER],
     )
     return f"{sum(o.ran for o in outcomes)} of {len(document_ids)} prepared"
 
 
-@shared_task(name="workers.tasks.infer_batch")
+@shared_task(name=INFER_BATCH_TASK)
 def infer_batch(document_ids: list[str]) -> str:
     """The documents of a prepare batch. ``manage.py dispatch_inference`` takes these messages
     apart itself and keeps every document in flight; a Celery worker on the inference queue (the
     development setup, one blocking call at a time) splits one into an ``infer`` message per
     document instead, so the pool's processes share them as before."""
     for document_id in document_ids:
-        task_send(INFER, document_id)
+        step_send(PipelineStep.INFER, document_id)
     return f"{len(document_ids)} sent on"
 
 
@@ -137,7 +146,7 @@ def _infer_retry_policy() -> RetryPolicy:
     )
 
 
-@shared_task(name="workers.tasks.infer", bind=True, max_retries=None)
+@shared_task(name=INFER_TASK, bind=True, max_retries=None)
 def infer(self: Task, document_id: str) -> str:
     """One blocking engine call: fine for a development worker; at scale the inference queue
     belongs to ``manage.py dispatch_inference``, which keeps many calls in flight.
@@ -162,12 +171,12 @@ def infer(self: Task, document_id: str) -> str:
         raise self.retry(exc=exc, countdown=policy.delay(self.request.retries)) from None
 
 
-@shared_task(name="workers.tasks.validate")
+@shared_task(name=VALIDATE_TASK)
 def validate(document_id: str) -> str:
     return _run_step("validate", document_id, lambda: document_validate(document_id=document_id))
 
 
-@shared_task(name="workers.tasks.decide")
+@shared_task(name=DECIDE_TASK)
 def decide(document_id: str) -> str:
     return _run_step("decide", document_id, lambda: document_decide(document_id=document_id))
 

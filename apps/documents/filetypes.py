@@ -15,8 +15,8 @@ import warnings
 from dataclasses import dataclass
 
 from engines.types import EngineError
-from workers.pdf_render import pdf_catalogue
-from workers.pdf_sandbox import SandboxLimits, sandboxed
+from media.pdf_render import pdf_catalogue
+from media.pdf_sandbox import SandboxLimits, sandboxed
 
 SUPPORTED_MIME_TYPES = ("image/jpeg", "image/png", "image/tiff", "image/webp", "application/pdf")
 
@@ -93,7 +93,7 @@ def _pdf_facts(content: bytes) -> FileFacts:
     # Bytes before the header are tolerated by readers, but markup there is a page for a browser.
     markup = _has_markup(content[: content.find(b"%PDF-")])
     active = _PDF_ACTIVE.search(content) is not None
-    # PDFium opens the file in a limited child process (workers.pdf_sandbox), as the worker's
+    # PDFium opens the file in a limited child process (media.pdf_sandbox), as the worker's
     # rendering does: a hostile cross-reference or object stream ends the child, not the web server.
     limits = SandboxLimits(memory_bytes=settings.DOCINTEL_PDF_SANDBOX_MEMORY_MB * 1024 * 1024, cpu_seconds=10)
     try:

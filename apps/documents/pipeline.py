@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.db import connection, models, transaction
@@ -32,8 +32,9 @@ from apps.audit.services import audit_batch
 from apps.documents import blobs, error_codes
 from apps.documents.crypto import DecryptionError
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
-from apps.documents.services import document_fail, task_send
+from apps.documents.services import document_fail
 from apps.documents.state import IN_FLIGHT, document_lock, document_transition
+from apps.documents.steps import PipelineStep, steps_request
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import Assessment, result_assess
@@ -42,24 +43,20 @@ from apps.review.services.routing import RoutingBatch, review_task_route
 from apps.webhooks.models import DocumentCallback, WebhookEvent
 from apps.webhooks.services import document_callbacks_of, webhook_document_event
 from engines.types import EngineError, EngineResult, FieldResult
-from workers.pdf_render import PreparedPage
-from workers.preprocessing import PageLimits, prepare_pages
+from media.pdf_render import PreparedPage
+from media.preprocessing import PageLimits, prepare_pages
 
 logger = logging.getLogger(__name__)
 S = DocumentStatus
 
-PREPARE, INFER, VALIDATE, DECIDE = (
-    "workers.tasks.prepare",
-    "workers.tasks.infer",
-    "workers.tasks.validate",
-    "workers.tasks.decide",
-)
-
 
 @dataclass(frozen=True)
 class StepOutcome:
+    """What a step did: whether it ran, and the step the document owes next (its caller, in
+    ``workers``, decides how that one runs: a message, or at once in the same task)."""
+
     ran: bool
-    next_task: str | None = None
+    next_step: PipelineStep | None = None
 
 
 SKIPPED = StepOutcome(ran=False)
@@ -224,7 +221,7 @@ def _pages_store(
             document_transition(
                 document=row, target=S.PROCESSING, expected=S.QUEUED, locked=True, write=False
             )
-            outcomes[index] = StepOutcome(ran=True, next_task=INFER)
+            outcomes[index] = StepOutcome(ran=True, next_step=PipelineStep.INFER)
         _rows_write([row for _, row, _ in moved], ["timings_ms"])
 
 
@@ -565,7 +562,7 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
         document.document_type_confidence = assessment.result.document_type_confidence
         document.timings_ms = {**document.timings_ms, "validate": _elapsed_ms(started)}
         document.save(update_fields=["document_type_confidence", "timings_ms", "updated_at"])
-    return StepOutcome(ran=True, next_task=DECIDE)
+    return StepOutcome(ran=True, next_step=PipelineStep.DECIDE)
 
 
 def document_decide(*, document_id: str) -> StepOutcome:
@@ -575,7 +572,7 @@ def document_decide(*, document_id: str) -> StepOutcome:
             return SKIPPED
         extraction = document.extractions.latest()
         if extraction.validated_at is None:
-            return StepOutcome(ran=False, next_task=VALIDATE)
+            return StepOutcome(ran=False, next_step=PipelineStep.VALIDATE)
         decision = decide(
             document_type=document.document_type,
             document_type_confidence=document.document_type_confidence or 0.0,
@@ -591,30 +588,32 @@ def document_decide(*, document_id: str) -> StepOutcome:
     return StepOutcome(ran=True)
 
 
-def _task_for_stuck(document: Document) -> str | None:
+def _step_owed(document: Document) -> PipelineStep | None:
+    """The step a document in flight waits for, judged by its state alone."""
     if document.status == S.QUEUED:
-        return PREPARE
+        return PipelineStep.PREPARE
     if document.status == S.PROCESSING:
-        return INFER
+        return PipelineStep.INFER
     if document.status == S.EXTRACTED:
         extraction = document.extractions.order_by("-created_at").first()
-        return DECIDE if extraction is not None and extraction.validated_at else VALIDATE
+        validated = extraction is not None and extraction.validated_at
+        return PipelineStep.DECIDE if validated else PipelineStep.VALIDATE
     return None
 
 
 def documents_reconcile(
     *, now: dt.datetime | None = None, messages_lost: bool = False
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, PipelineStep | Literal["failed"]]]:
     """Re-enqueue documents untouched for too long in a state that still owes work.
 
-    ``messages_lost`` (the broker was emptied: workers.broker_epoch) re-enqueues every such
-    document untouched since ``now``, not only those past the deadline. Returns (document id, task
-    or outcome) pairs, for logs and tests. A re-enqueue counts as an attempt, so a document whose
-    messages keep disappearing still ends, in FAILED.
+    ``messages_lost`` (the broker was emptied: the reconcile task checks the broker's epoch)
+    re-enqueues every such document untouched since ``now``, not only those past the deadline.
+    Returns (document id, step requested or ``"failed"``) pairs, for logs and tests. A re-enqueue
+    counts as an attempt, so a document whose messages keep disappearing still ends, in FAILED.
     """
     now = now or timezone.now()
     cutoff = now if messages_lost else now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
-    actions: list[tuple[str, str]] = []
+    actions: list[tuple[str, PipelineStep | Literal["failed"]]] = []
     stuck = Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)
     # a lost broker owes every document in flight at once; the deadline's trickle is capped per run
     stuck_ids = list(stuck if messages_lost else stuck[:500])
@@ -637,13 +636,13 @@ def documents_reconcile(
                 from apps.documents.services import document_enqueue
 
                 document_enqueue(document=document)
-                actions.append((str(document.pk), PREPARE))
+                actions.append((str(document.pk), PipelineStep.PREPARE))
                 continue
-            task = _task_for_stuck(document)
-            if task is not None:
+            step = _step_owed(document)
+            if step is not None:
                 doc_id = str(document.pk)
-                transaction.on_commit(lambda t=task, d=doc_id: task_send(t, d))  # type: ignore[misc]
-                actions.append((doc_id, task))
+                transaction.on_commit(lambda s=step, d=doc_id: steps_request(s, [d]))  # type: ignore[misc]
+                actions.append((doc_id, step))
     if actions:
         logger.info("reconciler re-enqueued or failed %d stuck documents", len(actions))
     return actions

@@ -19,17 +19,14 @@ from apps.documents import blobs, error_codes
 from apps.documents.filetypes import file_facts, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.state import document_lock, document_transition
-from apps.extraction.schemas import DOCUMENT_TYPES
+from apps.documents.steps import PipelineStep, steps_request
 from apps.observability.metrics import stage_timed
 from apps.tenants.models import Tenant
 from apps.webhooks.models import WebhookEvent
 from apps.webhooks.services import webhook_document_event
+from engines.spec import DOCUMENT_TYPES
 
 logger = logging.getLogger(__name__)
-
-PIPELINE_ENTRY_TASK = "workers.tasks.prepare"
-PREPARE_BATCH_TASK = "workers.tasks.prepare_batch"
-INFER_BATCH_TASK = "workers.tasks.infer_batch"
 
 
 class UploadRejectedError(Exception):
@@ -92,7 +89,7 @@ def upload_validate(content: bytes, document_type_hint: str = "") -> str:
 
 
 def document_enqueue(*, document: Document, locked: bool = False, write: bool = True) -> Document:
-    """RECEIVED → QUEUED, and send the pipeline's first task once the transaction commits (inside
+    """RECEIVED → QUEUED, and request the pipeline's first step once the transaction commits (inside
     :func:`documents_prepared_together`: gathered for one message with others).
     ``locked`` and ``write``: as in :func:`document_transition`."""
     document = document_transition(
@@ -107,7 +104,7 @@ def document_enqueue(*, document: Document, locked: bool = False, write: bool = 
     if together is not None:
         transaction.on_commit(lambda: together.append(document_id))
     else:
-        transaction.on_commit(lambda: task_send(PIPELINE_ENTRY_TASK, document_id))
+        transaction.on_commit(lambda: steps_request(PipelineStep.PREPARE, [document_id]))
     return document
 
 
@@ -118,8 +115,8 @@ _prepared_together: contextvars.ContextVar[list[str] | None] = contextvars.Conte
 
 @contextlib.contextmanager
 def documents_prepared_together() -> Iterator[None]:
-    """The documents enqueued inside the block go to the workers as ``prepare_batch`` messages of
-    up to ``DOCINTEL_PREPARE_BATCH`` once they are committed: one Celery message
+    """The documents enqueued inside the block are requested the prepare step together, up to
+    ``DOCINTEL_PREPARE_BATCH`` at a time, once they are committed: one Celery message
     and one transaction for many small files, where one each costs more CPU than preparing them.
 
     Each document joins when its transaction commits (one rolled back sends nothing), and the
@@ -130,7 +127,7 @@ def documents_prepared_together() -> Iterator[None]:
 
     def send() -> None:
         for start in range(0, len(gathered), size):
-            tasks_send(PIPELINE_ENTRY_TASK, PREPARE_BATCH_TASK, gathered[start : start + size])
+            steps_request(PipelineStep.PREPARE, gathered[start : start + size])
 
     try:
         yield
@@ -138,39 +135,6 @@ def documents_prepared_together() -> Iterator[None]:
         _prepared_together.reset(token)
     # after the documents' own commit callbacks, which fill ``gathered``
     transaction.on_commit(send)
-
-
-def tasks_send(task_name: str, batch_task_name: str, document_ids: list[str]) -> None:
-    """One ``batch_task_name`` message for all the documents (``task_name`` for a single one).
-    A broker outage is logged, not raised: the reconciler enqueues the documents later."""
-    from apps.observability.context import message_headers
-    from config.celery import app
-
-    if len(document_ids) <= 1:
-        for document_id in document_ids:
-            task_send(task_name, document_id)
-        return
-    try:
-        app.send_task(batch_task_name, args=[document_ids], headers=message_headers())
-    except Exception:
-        logger.warning(
-            "could not enqueue %s for %d documents; the reconciler will retry", task_name, len(document_ids)
-        )
-
-
-def task_send(task_name: str, document_id: str) -> None:
-    """Send a pipeline task by name (messages carry the id only). A broker outage is logged, not
-    raised: the document is safe in the database and the reconciler will enqueue it later."""
-    from apps.observability.context import message_headers
-    from config.celery import app
-
-    try:
-        # headers: when it was sent (queue wait) and the upload's request id (logs), never content
-        app.send_task(task_name, args=[document_id], headers=message_headers())
-    except Exception:
-        logger.warning(
-            "could not enqueue %s for document %s; the reconciler will retry", task_name, document_id
-        )
 
 
 @stage_timed("upload")

@@ -32,15 +32,27 @@ from typing import Any
 from django.conf import settings
 
 from apps.documents.filetypes import sniff_mime_type
+from apps.extraction.accuracy_record import (
+    FieldAccuracy,
+    ReliabilityBin,
+    SetAccuracy,
+    Tally,
+    TypeAccuracy,
+    TypeConfusion,
+)
 from apps.extraction.calibration import Calibration, Example, TypeExample
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
 from apps.extraction.validation import validate_result
+from engines.spec import AMOUNT_FIELDS
 from engines.types import EngineError, EngineResult
 from engines.validators import parse_amount
-from workers.preprocessing import PageLimits, prepare_pages
+from media.preprocessing import PageLimits, prepare_pages
 
 BINS = 10
+# The document types whose fields are read from an MRZ, check digits and all: their accuracy is
+# reported apart because it is what the engine can promise, and a fall there is never OCR noise.
+MRZ_DOCUMENT_TYPES = frozenset({"passport", "id_card"})
 
 
 @dataclass(frozen=True)
@@ -80,6 +92,9 @@ class Report:
     outcomes: list[FieldOutcome] = field(default_factory=list)
     seconds_per_page: list[float] = field(default_factory=list)
     type_confusions: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    # per true document type: documents, and those classified as it (failed reads count as wrong)
+    type_documents: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    type_right: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     @property
     def field_accuracy(self) -> float:
@@ -89,6 +104,14 @@ class Report:
         right = sum(n for (t, _), n in self.field_right.items() if t == document_type)
         total = sum(n for (t, _), n in self.field_total.items() if t == document_type)
         return _ratio(right, total)
+
+    def fields_of(self, document_types: Iterable[str]) -> Tally:
+        """Fields right out of fields labelled, over the documents whose true type is one of these."""
+        wanted = frozenset(document_types)
+        return Tally(
+            sum(n for (t, _), n in self.field_right.items() if t in wanted),
+            sum(n for (t, _), n in self.field_total.items() if t in wanted),
+        )
 
     @property
     def type_accuracy(self) -> float:
@@ -191,13 +214,12 @@ def _read_one(path: Path, spec: dict[str, Any], reader: DocumentReader, cache_di
     return Sample(path.name, spec["document_type"], fields, result, error, seconds, pages)
 
 
-_AMOUNT_FIELDS = frozenset({"subtotal", "tax_amount", "total_amount"})
 _CANONICAL_AMOUNT = re.compile(r"-?\d+\.\d{2}")
 
 
 def _canonical_truth(name: str, value: str) -> str:
     """A label in the §3.1 form: an amount printed with its currency ("RM41.45") as its decimal."""
-    if name in _AMOUNT_FIELDS and not _CANONICAL_AMOUNT.fullmatch(value):
+    if name in AMOUNT_FIELDS and not _CANONICAL_AMOUNT.fullmatch(value):
         amount = parse_amount(value)
         if amount is not None:
             return f"{amount:.2f}"
@@ -206,7 +228,7 @@ def _canonical_truth(name: str, value: str) -> str:
 
 def _cache_file(cache_dir: Path, key: str) -> Path:
     from engines import ENGINE_NAME, ENGINE_VERSION
-    from workers.pdf_render import PAGE_ENCODING
+    from media.pdf_render import PAGE_ENCODING
 
     return cache_dir / f"{ENGINE_NAME}-{ENGINE_VERSION}-{PAGE_ENCODING}" / f"{key}.json"
 
@@ -286,6 +308,7 @@ def score(
     report = Report()
     for sample in samples:
         report.documents += 1
+        report.type_documents[sample.truth_type] += 1
         if sample.pages:
             report.seconds_per_page.append(sample.seconds / sample.pages)
         if sample.result is None:
@@ -296,6 +319,7 @@ def score(
         assessment = result_assess(result=sample.result, today=today, calibration=calibration)
         predicted = assessment.result
         report.type_correct += predicted.document_type == sample.truth_type
+        report.type_right[sample.truth_type] += predicted.document_type == sample.truth_type
         if predicted.document_type != sample.truth_type:
             report.type_confusions[(sample.truth_type, predicted.document_type)] += 1
         all_right = predicted.document_type == sample.truth_type
@@ -314,3 +338,60 @@ def score(
             report.auto_approved += 1
             report.auto_approved_all_right += all_right
     return report
+
+
+def truth_digest(folder: Path) -> str:
+    """SHA-256 of a set's truth.json: tells a record which labels it scored (a regenerated set differs)."""
+    return hashlib.sha256((folder / "truth.json").read_bytes()).hexdigest()
+
+
+def set_accuracy(
+    report: Report,
+    *,
+    name: str,
+    path: str = "",
+    truth_sha256: str | None = None,
+    partial_labels: bool = False,
+) -> SetAccuracy:
+    """A scored set as the record's typed figures: the same counts ``Report`` holds, nothing rounded."""
+    types = sorted(report.type_documents.keys() | {t for t, _ in report.field_total})
+    return SetAccuracy(
+        name=name,
+        path=path,
+        truth_sha256=truth_sha256,
+        partial_labels=partial_labels,
+        documents=report.documents,
+        failed=report.failed,
+        document_type=Tally(report.type_correct, report.documents),
+        fields=Tally(sum(report.field_right.values()), sum(report.field_total.values())),
+        mrz_fields=report.fields_of(MRZ_DOCUMENT_TYPES),
+        fields_scored=len(report.outcomes),
+        expected_calibration_error=report.expected_calibration_error,
+        reliability=tuple(
+            ReliabilityBin(
+                i / BINS, (i + 1) / BINS, confidence if count else None, accuracy if count else None, count
+            )
+            for i, (confidence, accuracy, count) in enumerate(report.reliability())
+        ),
+        auto_approved=report.auto_approved,
+        auto_approved_all_right=report.auto_approved_all_right,
+        median_seconds_per_page=round(statistics.median(report.seconds_per_page), 3)
+        if report.seconds_per_page
+        else None,
+        types=tuple(
+            TypeAccuracy(
+                doc_type,
+                Tally(report.type_right.get(doc_type, 0), report.type_documents.get(doc_type, 0)),
+                report.fields_of([doc_type]),
+            )
+            for doc_type in types
+        ),
+        per_field=tuple(
+            FieldAccuracy(doc_type, name, Tally(report.field_right.get((doc_type, name), 0), total))
+            for (doc_type, name), total in sorted(report.field_total.items())
+        ),
+        confusions=tuple(
+            TypeConfusion(truth, got, count)
+            for (truth, got), count in sorted(report.type_confusions.items(), key=lambda kv: (-kv[1], kv[0]))
+        ),
+    )

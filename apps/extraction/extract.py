@@ -18,7 +18,7 @@ from apps.extraction.readers import DocumentReader
 from apps.extraction.results import FieldView, document_result
 from apps.extraction.services import result_assess
 from engines.types import EngineError
-from workers.preprocessing import PageLimits, prepare_pages
+from media.preprocessing import PageLimits, prepare_pages
 
 
 def _failed(path: Path, sha256: str, code: str, message: str, timings: dict[str, int]) -> dict[str, Any]:

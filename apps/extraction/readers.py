@@ -45,7 +45,7 @@ class LocalReader:
 @functools.lru_cache(maxsize=4)
 def _triton_client(url: str, timeout_s: float, model: str) -> DocumentReader:
     """One gRPC channel per server and process, shared by every task (channels are thread-safe)."""
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     return TritonEngineClient(url, timeout_s=timeout_s, model=model)
 

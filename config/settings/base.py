@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "apps.webhooks",
     "apps.api",
     "apps.observability",
+    "workers",  # its management command only (manage.py dispatch_inference); no models
     "axes",  # login brute-force throttling (after the apps: its admin lists lockouts)
 ]
 
@@ -164,11 +165,11 @@ DOCINTEL_ZIP_MAX_RATIO = env_int("DOCINTEL_ZIP_MAX_RATIO", 100)
 # Pages are rendered/resized so that their longest side is at most this many pixels.
 DOCINTEL_PAGE_MAX_SIDE = env_int("DOCINTEL_PAGE_MAX_SIDE", 2400)
 # PDFium inflates a PDF's content streams whole: a stream expanding beyond this, or all of them
-# together beyond the second, fails the document as a decompression bomb (workers.pdf_guard).
+# together beyond the second, fails the document as a decompression bomb (media.pdf_guard).
 DOCINTEL_PDF_MAX_STREAM_BYTES = env_int("DOCINTEL_PDF_MAX_STREAM_BYTES", 128 * 1024 * 1024)
 DOCINTEL_PDF_MAX_DECODED_BYTES = env_int("DOCINTEL_PDF_MAX_DECODED_BYTES", 1024 * 1024 * 1024)
 # Every PDF is opened and rendered in a child process with this address space and CPU time
-# (workers.pdf_sandbox): LZW, RunLength, JBIG2 and font bombs, parser loops and crashes end the
+# (media.pdf_sandbox): LZW, RunLength, JBIG2 and font bombs, parser loops and crashes end the
 # child with pdf_resource_limit or pdf_render_crashed, never the worker.
 DOCINTEL_PDF_SANDBOX_MEMORY_MB = env_int("DOCINTEL_PDF_SANDBOX_MEMORY_MB", 1024)
 DOCINTEL_PDF_SANDBOX_CPU_S = env_int("DOCINTEL_PDF_SANDBOX_CPU_S", 120)
@@ -179,9 +180,9 @@ DOCINTEL_TRITON_URL = env_str("DOCINTEL_TRITON_URL", "127.0.0.1:8101")
 DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
 # Triton unavailable: the dispatcher retries a document up to DOCINTEL_TRITON_RETRIES times, waiting
 # base x 2^n s (capped, with jitter); the whole budget stays below the broker's visibility timeout
-# (tests/reliability). A per-process circuit breaker (workers/circuit_breaker.py) stops sending after
+# (tests/reliability). A per-process circuit breaker (media/circuit_breaker.py) stops sending after
 # DOCINTEL_TRITON_BREAKER_FAILURES consecutive failures, for DOCINTEL_TRITON_BREAKER_COOLDOWN_S
-# (read by workers.triton_client from the environment).
+# (read by media.triton_client from the environment).
 DOCINTEL_TRITON_RETRIES = env_int("DOCINTEL_TRITON_RETRIES", 8)
 DOCINTEL_TRITON_RETRY_BASE_S = env_float("DOCINTEL_TRITON_RETRY_BASE_S", 2.0)
 DOCINTEL_TRITON_RETRY_MAX_S = env_float("DOCINTEL_TRITON_RETRY_MAX_S", 60.0)
@@ -294,6 +295,9 @@ CELERY_TASK_ROUTES = {
     "workers.tasks.infer": {"queue": DOCINTEL_INFER_QUEUE},
     "workers.tasks.infer_batch": {"queue": DOCINTEL_INFER_QUEUE},
 }
+# How the domain's pipeline steps (apps.documents.steps) become messages: workers maps each step to
+# its Celery task and sends it; apps reach it through this path, never by importing workers.
+DOCINTEL_STEP_SENDER = "workers.steps.steps_send"
 # The dispatcher's Triton calls in flight (0: the model's max batch size x instances x 2), and the
 # threads it reads and writes the database with.
 DOCINTEL_DISPATCH_MAX_IN_FLIGHT = env_int("DOCINTEL_DISPATCH_MAX_IN_FLIGHT", 0)

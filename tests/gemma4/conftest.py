@@ -40,7 +40,7 @@ class VllmEngine:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self, *, wait: bool = True) -> None:
-        from workers import vllm_server
+        from servers import vllm_server
 
         self.process = vllm_server.start_background(
             self.checkpoint, port=self.port, log_path=self.log_path, die_with_parent=True
@@ -49,7 +49,7 @@ class VllmEngine:
             self.wait_ready()
 
     def wait_ready(self) -> None:
-        from workers import vllm_server
+        from servers import vllm_server
 
         try:
             vllm_server.wait_until_ready(self.port, VLLM_READY_S, process=self.process)
@@ -58,7 +58,7 @@ class VllmEngine:
             pytest.fail(f"vLLM did not start: {error}\n{_log_tail(self.log_path)}")
 
     def stop(self) -> None:
-        from workers import vllm_server
+        from servers import vllm_server
 
         if self.process is not None:
             vllm_server.stop(self.process)
@@ -66,7 +66,7 @@ class VllmEngine:
 
 
 def start_engine(checkpoint: Path, log_path: Path) -> VllmEngine:
-    from workers import vllm_server
+    from servers import vllm_server
 
     if not vllm_server.python_path().exists() or not (checkpoint / "config.json").exists():
         pytest.fail(
@@ -80,7 +80,7 @@ def start_engine(checkpoint: Path, log_path: Path) -> VllmEngine:
 @pytest.fixture(scope="session")
 def vllm_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VllmEngine]:
     """vLLM serving the tiny Gemma 4 E4B-shaped checkpoint, for the whole session."""
-    from workers import vllm_server
+    from servers import vllm_server
 
     engine = start_engine(vllm_server.DEFAULT_CHECKPOINT, tmp_path_factory.mktemp("vllm") / "vllm.log")
     try:
@@ -94,7 +94,7 @@ def triton_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, vllm_engine: VllmEngine
 ) -> Iterator[str]:
     """Triton with the Gemma 4 ``doc_pipeline`` (openai backend) calling :func:`vllm_engine`."""
-    from workers import triton_server as launcher
+    from servers import triton_server as launcher
 
     http_port, grpc_port, metrics_port = _free_ports(3)
     log_path = tmp_path_factory.mktemp("triton") / "tritonserver.log"

@@ -85,7 +85,7 @@ def test_every_type_is_read_by_the_model_through_the_whole_stack(api):
 
 
 def test_a_tenants_schema_is_read_into_its_own_fields_through_triton(triton_server):
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     schema = {
         "type": "object",
@@ -110,7 +110,7 @@ def test_a_tenants_schema_is_read_into_its_own_fields_through_triton(triton_serv
 def test_token_counts_and_engine_latency_reach_metrics(client, triton_server):
     """What the real Triton + vLLM report of a document's calls is what /metrics exposes."""
     from apps.observability import metrics
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     with TritonEngineClient(triton_server, timeout_s=120) as reader:
         result = reader.read_document(

@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def test_the_moe_shaped_checkpoint_serves_guided_answers(tmp_path):
-    from workers import vllm_server
+    from servers import vllm_server
 
     checkpoint = vllm_server.DEFAULT_CHECKPOINT.with_name("tiny-gemma4-26b-a4b")
     config = json.loads((checkpoint / "config.json").read_text())["text_config"]

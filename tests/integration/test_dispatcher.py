@@ -30,15 +30,23 @@ def _png(seed: int) -> bytes:
 
 @pytest.fixture
 def no_pipeline_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Pipeline messages are recorded instead of sent: this test alone decides what is queued,
-    so no other worker of the session can take its documents."""
+    """Pipeline messages are recorded (task name, document id) instead of sent: this test alone
+    decides what is queued, so no other worker of the session can take its documents."""
+    from workers import steps
+
     sent: list[tuple[str, str]] = []
 
-    def record(task_name: str, document_id: str) -> None:
-        sent.append((task_name, document_id))
+    def record(step, document_id: str) -> None:
+        sent.append((steps.STEP_TASKS[step], document_id))
 
-    monkeypatch.setattr("apps.documents.services.task_send", record)
-    monkeypatch.setattr("apps.documents.pipeline.task_send", record)
+    def record_each(step, document_ids) -> None:
+        for document_id in document_ids:
+            record(step, document_id)
+
+    # the domain's requests (settings.DOCINTEL_STEP_SENDER names steps.steps_send), the workers' own
+    monkeypatch.setattr(steps, "steps_send", record_each)
+    monkeypatch.setattr(steps, "step_send", record)
+    monkeypatch.setattr("workers.dispatcher.step_send", record)
     return sent
 
 

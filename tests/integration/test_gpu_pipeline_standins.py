@@ -5,7 +5,7 @@ GIVEN a temporary model repository with the real ``doc_pipeline`` (both variants
 ``gemma4_*`` configs whose ``model.py`` is a CPU stand-in answering the same tensors (canned,
 schema-valid JSON with known log-probabilities, tests/integration/gpu_standins/standin_model.py),
 WHEN the bundled tritonserver loads it with ``--model-config-name=gemma4`` and documents go through
-``workers.triton_client``, THEN the BLS code path (async BLS to both models), the schemas, the
+``media.triton_client``, THEN the BLS code path (async BLS to both models), the schemas, the
 parsing, the span confidences and the verify step are exercised end to end.
 """
 
@@ -46,7 +46,7 @@ RECEIPT_PNG = _png(2)
 @pytest.fixture(scope="module")
 def gpu_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("tritonclient.grpc")
-    from workers import triton_server as launcher
+    from servers import triton_server as launcher
 
     try:
         launcher.find_installation()
@@ -87,7 +87,7 @@ def gpu_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def client(gpu_triton: str):
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     with TritonEngineClient(gpu_triton, timeout_s=60) as triton_client:
         yield triton_client
@@ -145,7 +145,7 @@ def test_tenant_type_uses_its_schema_and_skips_the_classifier(client):
 
 
 def test_a_batch_of_documents_goes_through_together(client, gpu_triton):
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     def read(_index: int) -> str:
         with TritonEngineClient(gpu_triton, timeout_s=60) as own:

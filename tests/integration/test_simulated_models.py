@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 def test_null_model_answers_a_valid_result_with_the_hint_and_page_count(triton_sim_server: str) -> None:
     """GIVEN the null model WHEN a two-page document with a type hint is sent
     THEN the answer is a doc_pipeline result of that type, for two pages, from the null engine."""
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     with TritonEngineClient(triton_sim_server, model="null", timeout_s=30) as client:
         result = client.read_document([b"page one", b"page two"], document_type_hint="receipt")
@@ -27,7 +27,7 @@ def test_null_model_answers_a_valid_result_with_the_hint_and_page_count(triton_s
 
 
 def test_simulated_models_refuse_a_document_without_pages_like_doc_pipeline(triton_sim_server: str) -> None:
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     with (
         TritonEngineClient(triton_sim_server, model="sim_gpu", timeout_s=30) as client,
@@ -43,7 +43,7 @@ def test_sim_gpu_fills_batches_from_many_requests_in_flight(triton_sim_server: s
     about two batches' time instead of 64 x 152 ms."""
     import tritonclient.grpc as grpcclient
 
-    from workers.triton_client import AsyncTritonEngineClient
+    from media.triton_client import AsyncTritonEngineClient
 
     stats_client = grpcclient.InferenceServerClient(triton_sim_server)
 

@@ -62,7 +62,7 @@ def local_read() -> LocalRead:
 
 @pytest.fixture
 def client(triton_server: str) -> Any:
-    from workers.triton_client import TritonEngineClient
+    from media.triton_client import TritonEngineClient
 
     with TritonEngineClient(triton_server, timeout_s=CALL_TIMEOUT_S) as triton_client:
         yield triton_client
@@ -104,7 +104,7 @@ def test_concurrent_documents_with_different_page_counts_each_get_their_own_resu
     unreadable one gets its own error without failing the others of its batch."""
     import tritonclient.grpc as grpcclient
 
-    from workers.triton_client import MODEL_NAME, AsyncTritonEngineClient
+    from media.triton_client import MODEL_NAME, AsyncTritonEngineClient
 
     documents: list[tuple[bytes, ...]] = [(passport,), (id_card, passport), (b"not an image",), (id_card,)]
     stats_client = grpcclient.InferenceServerClient(triton_server)
@@ -169,7 +169,7 @@ def test_a_call_past_its_deadline_is_retryable(triton_server: str, passport: byt
     """GIVEN a client whose deadline is far shorter than reading a document takes
     WHEN it calls doc_pipeline
     THEN it gets TritonUnavailableError (retryable) as soon as the deadline passes."""
-    from workers.triton_client import TritonEngineClient, TritonUnavailableError
+    from media.triton_client import TritonEngineClient, TritonUnavailableError
 
     with TritonEngineClient(triton_server, timeout_s=0.05) as impatient:
         started = time.monotonic()
@@ -182,7 +182,7 @@ def test_a_stopped_server_is_unavailable_quickly(passport: bytes) -> None:
     """GIVEN no server listening on the URL (a stopped Triton)
     WHEN the sync and async clients call it
     THEN both raise TritonUnavailableError within seconds, not after their 30 s deadline."""
-    from workers.triton_client import AsyncTritonEngineClient, TritonEngineClient, TritonUnavailableError
+    from media.triton_client import AsyncTritonEngineClient, TritonEngineClient, TritonUnavailableError
 
     url = f"127.0.0.1:{_free_port()}"
     started = time.monotonic()

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
+from servers.triton_server import _terminate_with_parent
 from tests.triton_server_fixture import _free_ports, _log_tail
-from workers.triton_server import _terminate_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESULTS_PATH = REPO_ROOT / "var" / "reliability-results.json"
@@ -164,7 +164,7 @@ class TritonHandle:
 @pytest.fixture(scope="session")
 def reliability_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TritonHandle]:
     pytest.importorskip("tritonclient.grpc", reason="tritonclient[grpc] is not installed")
-    from workers import triton_server as launcher
+    from servers import triton_server as launcher
 
     try:
         launcher.find_installation()

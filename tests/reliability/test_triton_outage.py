@@ -47,8 +47,8 @@ def test_triton_stopped_under_load_documents_wait_then_all_complete(
     THEN no document fails: they wait in PROCESSING (visible through the API); a call times out
     within its 1 s deadline; the circuit breaker keeps all but a few probes off the server; and
     every document is decided, once, soon after Triton answers again."""
-    from workers.circuit_breaker import CircuitBreaker
-    from workers.triton_client import TritonEngineClient, TritonUnavailableError
+    from media.circuit_breaker import CircuitBreaker
+    from media.triton_client import TritonEngineClient, TritonUnavailableError
 
     stack = fault_stack(**OUTAGE_ENV)
     ids = ledger.upload(tenant, 20)

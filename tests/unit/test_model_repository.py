@@ -91,7 +91,7 @@ def test_gemma4_doc_pipeline_keeps_the_reference_contract():
     ],
 )
 def test_pipeline_variant_is_one_setting(value, backend, models, config_name):
-    from workers import triton_server
+    from servers import triton_server
 
     environ = {"DOCINTEL_PIPELINE_VARIANT": value, "DOCINTEL_MODEL_BACKEND": backend}
     assert triton_server.pipeline_variant(environ) == (models, config_name)
@@ -112,7 +112,7 @@ def test_pipeline_variant_is_one_setting(value, backend, models, config_name):
 
 
 def test_unknown_pipeline_variant_is_refused():
-    from workers import triton_server
+    from servers import triton_server
 
     with pytest.raises(ValueError, match="DOCINTEL_PIPELINE_VARIANT"):
         triton_server.pipeline_variant({"DOCINTEL_PIPELINE_VARIANT": "tpu"})

@@ -156,7 +156,7 @@ def test_pages_and_the_original_are_downloadable_by_the_owner_only(api, other_ap
 def test_a_jpeg_page_is_served_as_jpeg(api, tenant):
     from apps.documents import blobs
     from apps.documents.models import Page
-    from workers.preprocessing import prepare_pages
+    from media.preprocessing import prepare_pages
 
     document = make_read_document(tenant)
     (prepared,) = prepare_pages(png_bytes(40), "image/png")

@@ -107,7 +107,7 @@ def test_worker_probes_answer_on_the_exporter_of_the_metrics_port() -> None:
 
 
 def test_triton_runs_on_the_gpu_pool_with_its_own_health_endpoints() -> None:
-    from workers.triton_server import main  # noqa: F401 — the command the manifest runs exists
+    from servers.triton_server import main  # noqa: F401 — the command the manifest runs exists
 
     deployment = _deployments()["triton"]
     spec = deployment["spec"]["template"]["spec"]

@@ -12,10 +12,6 @@ from apps.audit.services import audit_chain_verify
 from apps.documents.models import Document, Extraction, Field
 from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import (
-    DECIDE,
-    INFER,
-    PREPARE,
-    VALIDATE,
     StepOutcome,
     document_decide,
     document_infer,
@@ -25,6 +21,7 @@ from apps.documents.pipeline import (
 )
 from apps.documents.services import document_upload
 from apps.documents.state import document_transition
+from apps.documents.steps import PipelineStep
 from apps.extraction.readers import LocalReader
 from apps.review.models import ReviewTask
 from engines.types import Check, EngineResult, FieldResult
@@ -52,7 +49,7 @@ def test_corrupt_image_fails_with_a_readable_error_code(tenant):
     document = _upload(tenant, b"\xff\xd8\xff\xe0" + b"\x00garbage" * 50, "broken.jpg")
     outcome = document_prepare(document_id=str(document.pk))
     document.refresh_from_db()
-    assert outcome.ran and outcome.next_task is None
+    assert outcome.ran and outcome.next_step is None
     assert (document.status, document.error_code) == (S.FAILED, "unreadable_image")
     assert document.error_message
 
@@ -82,7 +79,7 @@ def test_passport_goes_through_every_step_and_its_fields_are_stored(tenant):
 def test_repeating_a_step_after_it_ran_changes_nothing(tenant):
     document = _upload(tenant, ICAO_PASSPORT.read_bytes())
     document_id = str(document.pk)
-    assert document_prepare(document_id=document_id).next_task == INFER
+    assert document_prepare(document_id=document_id).next_step == PipelineStep.INFER
     assert not document_prepare(document_id=document_id).ran
     assert Document.objects.get(pk=document_id).pages.count() == 1
     document_infer(document_id=document_id, reader=LocalReader())
@@ -95,7 +92,7 @@ def test_reconciler_re_enqueues_a_stuck_document_and_counts_the_attempt(tenant, 
     Document.objects.filter(pk=document.pk).update(updated_at=timezone.now() - dt.timedelta(hours=1))
     actions = documents_reconcile()
     document.refresh_from_db()
-    assert actions == [(str(document.pk), PREPARE)]
+    assert actions == [(str(document.pk), PipelineStep.PREPARE)]
     assert document.attempt_count == 1 and document.status == S.QUEUED
 
 
@@ -126,7 +123,7 @@ def test_step_past_the_attempt_limit_fails_the_document(tenant, settings):
 def test_reconciler_re_enqueues_recent_documents_when_the_broker_lost_its_messages(tenant):
     document = _upload(tenant, b"\x89PNG\r\n\x1a\n" + b"\x04" * 64)
     actions = documents_reconcile(now=timezone.now() + dt.timedelta(seconds=1), messages_lost=True)
-    assert actions == [(str(document.pk), PREPARE)]
+    assert actions == [(str(document.pk), PipelineStep.PREPARE)]
 
 
 class FixedReader:
@@ -167,7 +164,7 @@ def test_infer_validates_and_decides_in_the_same_step_and_audits_both_transition
     document_id = str(document.pk)
     document_prepare(document_id=document_id)
     outcome = document_infer(document_id=document_id, reader=FixedReader())
-    assert outcome == StepOutcome(ran=True, next_task=None)
+    assert outcome == StepOutcome(ran=True, next_step=None)
     document.refresh_from_db()
     assert document.status == S.NEEDS_REVIEW == document.decision  # expired in 2012
     extraction = document.extractions.get()
@@ -215,9 +212,9 @@ def test_validate_and_decide_still_finish_a_document_found_extracted(tenant):
     )
     document_transition(document=document, target=S.EXTRACTED)
     assert documents_reconcile(now=timezone.now() + dt.timedelta(seconds=1), messages_lost=True) == [
-        (document_id, VALIDATE)
+        (document_id, PipelineStep.VALIDATE)
     ]
-    assert document_validate(document_id=document_id).next_task == DECIDE
+    assert document_validate(document_id=document_id).next_step == PipelineStep.DECIDE
     assert document_decide(document_id=document_id).ran
     document.refresh_from_db()
     assert document.status == S.NEEDS_REVIEW

@@ -13,7 +13,6 @@ from apps.audit.services import audit_chain_verify
 from apps.documents.models import Document
 from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import (
-    INFER,
     InferInput,
     StepOutcome,
     document_infer_finish,
@@ -23,6 +22,7 @@ from apps.documents.pipeline import (
     documents_prepare,
 )
 from apps.documents.services import document_fail, document_upload
+from apps.documents.steps import PipelineStep
 from apps.review.models import ReviewTask
 from apps.review.services.queues import review_queue_default
 from engines.types import EngineError, FieldResult
@@ -155,7 +155,8 @@ def test_a_batch_is_prepared_in_one_transaction_and_a_bad_file_fails_alone(
     # pages, one UPDATE for them all, audit (lock, head, INSERT), COMMIT
     with django_assert_max_num_queries(1 + 7 + 8):
         outcomes = documents_prepare(document_ids=ids)
-    assert [o.next_task for o in outcomes] == [INFER, INFER, None, INFER, INFER]
+    infer = PipelineStep.INFER
+    assert [o.next_step for o in outcomes] == [infer, infer, None, infer, infer]
     assert all(o.ran for o in outcomes)
     for document_id in good:
         document = Document.objects.get(pk=document_id)

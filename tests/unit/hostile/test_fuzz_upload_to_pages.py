@@ -24,8 +24,8 @@ from apps.documents import error_codes
 from apps.documents.pipeline import page_limits
 from apps.documents.services import UploadRejectedError, upload_validate
 from engines.types import EngineError
+from media.preprocessing import prepare_pages
 from tests.hostile.pdfbuild import one_page_pdf
-from workers.preprocessing import prepare_pages
 
 EXAMPLES = int(os.environ.get("DOCINTEL_FUZZ_EXAMPLES", "150"))
 UPLOAD_CODES = {

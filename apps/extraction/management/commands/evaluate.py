@@ -4,10 +4,20 @@ Prints per-type and per-field exact-match accuracy, document-type accuracy, expe
 error (ECE) of the calibrated field confidences, the straight-through-processing rate and the
 precision of auto-approved documents, and writes the reliability diagram as a PNG. Field values
 never appear in the output: only names, counts and rates.
+
+Given several folders it prints each set's figures and then the figures pooled over all of them
+(the diagram and ``--json`` are the pooled ones). ``--record FILE`` writes every figure of every set
+and of the pool as one JSON document with the engine and calibration versions, the date and the
+machine (apps/extraction/accuracy_record.py): the accuracy of an engine is kept as a record beside
+the code (``make bench-accuracy`` writes ``bench/results/accuracy-<engine version>.json``) and
+``bench/accuracy_table.py`` renders it as the README's table. Real documents labelled in part are
+scored on their labels only with ``--partial-labels-in DIR`` (or every folder with ``--partial-labels``),
+so synthetic and real sets are measured correctly in one run.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import statistics
 import sys
@@ -18,10 +28,19 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.extraction import calibration as calibration_maps
-from apps.extraction.evaluation import Report, run_engine, score
+from apps.extraction.accuracy_record import AccuracyRecord, Machine, utc_now
+from apps.extraction.evaluation import (
+    MRZ_DOCUMENT_TYPES,
+    Report,
+    Sample,
+    run_engine,
+    score,
+    set_accuracy,
+    truth_digest,
+)
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
 from apps.extraction.reliability import draw_reliability
-from workers.triton_client import TritonUnavailableError
+from media.triton_client import TritonUnavailableError
 
 
 class Command(BaseCommand):
@@ -42,31 +61,68 @@ class Command(BaseCommand):
             help="score only the fields each truth entry names (real documents labelled in part)",
         )
         parser.add_argument(
-            "--json", dest="json_out", type=Path, default=None, help="also write the numbers as JSON"
+            "--partial-labels-in",
+            dest="partial_labels_in",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="score only the labelled fields in this one of the folders (repeatable)",
+        )
+        parser.add_argument(
+            "--json", dest="json_out", type=Path, default=None, help="also write the pooled numbers as JSON"
+        )
+        parser.add_argument(
+            "--record",
+            type=Path,
+            default=None,
+            metavar="FILE",
+            help="write the accuracy record (every figure per set and pooled, engine, calibration, "
+            "date, machine) as JSON; render it with bench/accuracy_table.py",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for folder in options["dirs"]:
+        folders: list[Path] = options["dirs"]
+        for folder in folders:
             if not (folder / "truth.json").exists():
                 raise CommandError(f"{folder} has no truth.json")
+        given = [folder.resolve() for folder in folders]
+        if len(set(given)) != len(given):
+            raise CommandError("a folder is named twice: the pooled figures would count it twice")
+        partial_in = {folder.resolve() for folder in options["partial_labels_in"]}
+        if not partial_in <= set(given):
+            raise CommandError("--partial-labels-in names a folder that is not one of the folders evaluated")
         calibration = (
             calibration_maps.load(options["calibration"])
             if options["calibration"]
             else calibration_maps.current()
         )
+        reader = reader_for(options["engine"])
+        sets: list[tuple[Path, bool, list[Sample]]] = []
         try:
-            samples = run_engine(
-                options["dirs"],
-                reader_for(options["engine"]),
-                cache_dir=None if options["no_cache"] else options["cache"],
-                progress=_progress,
-                partial_labels=options["partial_labels"],
-            )
+            for folder, resolved in zip(folders, given, strict=True):
+                partial = options["partial_labels"] or resolved in partial_in
+                samples = run_engine(
+                    [folder],
+                    reader,
+                    cache_dir=None if options["no_cache"] else options["cache"],
+                    progress=_progress,
+                    partial_labels=partial,
+                )
+                sets.append((folder, partial, samples))
         except TritonUnavailableError as exc:
             raise CommandError(
                 f"Triton is not reachable ({exc}); start it with `manage.py serve_models`"
             ) from exc
-        report = score(samples, calibration=calibration)
+        # one day for every set: expiry rules depend on it, and the pool must be the sets' sum
+        today = dt.date.today()
+        reports = [score(samples, calibration=calibration, today=today) for _, _, samples in sets]
+        report = score([s for _, _, samples in sets for s in samples], calibration=calibration, today=today)
+        if len(sets) > 1:
+            for (folder, partial, _), one in zip(sets, reports, strict=True):
+                self.stdout.write(f"== {folder}{' (partial labels)' if partial else ''}")
+                self.stdout.write(render(one, calibration.version) + "\n")
+            self.stdout.write(f"== pooled over {len(sets)} sets")
         self.stdout.write(render(report, calibration.version))
         draw_reliability(
             report.reliability(),
@@ -76,6 +132,53 @@ class Command(BaseCommand):
         self.stdout.write(f"reliability diagram: {options['plot']}")
         if options["json_out"]:
             options["json_out"].write_text(json.dumps(summary(report), indent=1))
+        if options["record"]:
+            record = accuracy_record(
+                sets, reports, report, reader=options["engine"], calibration_version=calibration.version
+            )
+            record.write(options["record"])
+            self.stdout.write(f"accuracy record: {options['record']}")
+
+
+def accuracy_record(
+    sets: list[tuple[Path, bool, list[Sample]]],
+    reports: list[Report],
+    pooled: Report,
+    *,
+    reader: str,
+    calibration_version: str,
+) -> AccuracyRecord:
+    """The run as a record: each set's figures, the pool's, and what produced them."""
+    from engines import ENGINE_NAME, ENGINE_VERSION
+
+    engines_read = sorted(
+        {
+            f"{s.result.engine_name} {s.result.engine_version}".strip()
+            for _, _, samples in sets
+            for s in samples
+            if s.result is not None and s.result.engine_name
+        }
+    )
+    return AccuracyRecord(
+        engine=ENGINE_NAME,
+        engine_version=ENGINE_VERSION,
+        reader=reader,
+        engines_read=tuple(engines_read),
+        calibration_version=calibration_version,
+        date=utc_now(),
+        machine=Machine.this(),
+        sets=tuple(
+            set_accuracy(
+                one,
+                name=folder.name,
+                path=str(folder),
+                truth_sha256=truth_digest(folder),
+                partial_labels=partial,
+            )
+            for (folder, partial, _), one in zip(sets, reports, strict=True)
+        ),
+        pooled=set_accuracy(pooled, name="pooled", partial_labels=any(partial for _, partial, _ in sets)),
+    )
 
 
 def _progress(done: int, total: int) -> None:
@@ -112,10 +215,12 @@ def render(report: Report, calibration_version: str) -> str:
                 right = report.field_right[(t, name)]
                 lines.append(f"  {name:38} {right / total:6.1%}  ({right}/{total})")
     numbers = summary(report)
+    mrz = report.fields_of(MRZ_DOCUMENT_TYPES)
     lines += [
         "",
         f"documents                      {report.documents} ({report.failed} failed)",
         f"field accuracy (all types)     {report.field_accuracy:6.1%}",
+        f"MRZ documents' fields          {mrz.rate:6.1%}  ({mrz.right}/{mrz.total})",
         f"document type accuracy         {report.type_accuracy:6.1%}",
         f"expected calibration error     {report.expected_calibration_error:.4f}  (calibration {calibration_version})",
         f"straight-through rate          {report.straight_through_rate:6.1%}",

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError
 from apps.extraction.extract import extract_file
 from apps.extraction.formatting import result_table
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
-from apps.extraction.schemas import DOCUMENT_TYPES
-from workers.triton_client import TritonUnavailableError
+from engines.spec import DOCUMENT_TYPES
+from media.triton_client import TritonUnavailableError
 
 
 class Command(BaseCommand):

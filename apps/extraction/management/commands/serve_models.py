@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from workers.triton_server import MODELS_ENV, configured_models, serve
+from servers.triton_server import MODELS_ENV, configured_models, serve
 
 
 class Command(BaseCommand):

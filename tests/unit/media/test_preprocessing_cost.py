@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image, JpegImagePlugin
 
-from workers.preprocessing import PageLimits, prepare_pages
+from media.preprocessing import PageLimits, prepare_pages
 
 
 def _jpeg(size: tuple[int, int]) -> bytes:

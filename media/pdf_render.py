@@ -1,6 +1,6 @@
 """PDF pages to page images and text layers with PDFium, one page at a time.
 
-Runs inside the sandbox child (workers.pdf_sandbox) in production: it imports nothing of Django
+Runs inside the sandbox child (media.pdf_sandbox) in production: it imports nothing of Django
 and keeps no page after yielding it. A digital page's text layer is kept as lines with boxes
 (the engine reads it instead of running OCR: exact text, no recognition errors, a fraction of the
 time).
@@ -21,7 +21,7 @@ from PIL import Image
 
 from engines.layout import Line, text_layer_payload
 from engines.types import EngineError
-from workers.page_scaling import scale_to
+from media.page_scaling import scale_to
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from workers.circuit_breaker import CircuitBreaker, CircuitState
-from workers.triton_client import (
+from media.circuit_breaker import CircuitBreaker, CircuitState
+from media.triton_client import (
     AsyncTritonEngineClient,
     CircuitOpenError,
     TritonEngineClient,

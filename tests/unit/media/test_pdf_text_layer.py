@@ -1,4 +1,4 @@
-"""A digital PDF page's text layer (workers/pdf_render.py): its runs of text with their boxes."""
+"""A digital PDF page's text layer (media/pdf_render.py): its runs of text with their boxes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 from fpdf import FPDF
 
-from workers.pdf_render import _text_layer
+from media.pdf_render import _text_layer
 
 
 def _page_lines(pdf_bytes: bytes) -> list[str]:

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from engines.types import EngineError
-from workers.preprocessing import PageLimits, prepare_pages
+from media.preprocessing import PageLimits, prepare_pages
 
 
 def _image(size=(300, 200), color="white", fmt="PNG", **save_args) -> bytes:
@@ -25,7 +25,7 @@ def _pdf(pages: int) -> bytes:
 def test_an_image_becomes_one_jpeg_page():
     (page,) = prepare_pages(_image(fmt="JPEG"), "image/jpeg")
     assert page.number == 1 and (page.width, page.height) == (300, 200)
-    assert page.image.startswith(b"\xff\xd8\xff")  # JPEG (workers.pdf_render.encode_page)
+    assert page.image.startswith(b"\xff\xd8\xff")  # JPEG (media.pdf_render.encode_page)
 
 
 def test_every_pdf_page_is_rendered_in_order():

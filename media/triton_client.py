@@ -15,7 +15,7 @@ Failures come back as one of two types, so callers can decide to retry without p
 
 Every call has an explicit deadline (``timeout_s``). Retrying is the caller's business (the
 Celery task retries with backoff, below the broker's visibility timeout); each client has a
-:class:`~workers.circuit_breaker.CircuitBreaker`, so while Triton is down the retries fail at once
+:class:`~media.circuit_breaker.CircuitBreaker`, so while Triton is down the retries fail at once
 instead of reaching (or hanging on) the server. A full Triton queue ("Exceeds maximum queue size",
 UNAVAILABLE or RESOURCE_EXHAUSTED) is an ``overloaded`` unavailability, retried the same way.
 """
@@ -35,7 +35,7 @@ import tritonclient.grpc.aio as grpcclient_aio
 from tritonclient.utils import InferenceServerException
 
 from engines.types import EngineError, EngineResult
-from workers.circuit_breaker import CircuitBreaker
+from media.circuit_breaker import CircuitBreaker
 
 URL_ENV = "DOCINTEL_TRITON_URL"
 DEFAULT_URL = "127.0.0.1:8101"

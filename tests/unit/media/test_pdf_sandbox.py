@@ -1,5 +1,5 @@
 """PDFs are rendered in a child process with its own memory and CPU allowance: what PDFium does
-with a hostile file ends that child, with a code, never the worker (workers.pdf_sandbox)."""
+with a hostile file ends that child, with a code, never the worker (media.pdf_sandbox)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import time
 import pytest
 
 from engines.types import EngineError
+from media.pdf_render import RenderOptions
+from media.pdf_sandbox import SandboxLimits, render_pages_sandboxed
+from media.preprocessing import PageLimits, prepare_pages
 from tests.conftest import SAMPLES
 from tests.hostile.corpus import pdf_lzw_bomb, pdf_pages
-from workers.pdf_render import RenderOptions
-from workers.pdf_sandbox import SandboxLimits, render_pages_sandboxed
-from workers.preprocessing import PageLimits, prepare_pages
 
 
 def test_sandboxed_pages_are_the_pages_rendered_in_process():

@@ -419,7 +419,7 @@ def serve(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m workers.triton_server", description="Run Triton over model_repo/."
+        prog="python -m servers.triton_server", description="Run Triton over model_repo/."
     )
     parser.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT)
     parser.add_argument("--grpc-port", type=int, default=DEFAULT_GRPC_PORT)

@@ -8,7 +8,7 @@ every zlib stream in it (chained filters included), counting bytes and keeping n
 the file as soon as one stream would expand past ``max_stream_bytes`` or all of them together past
 ``max_decoded_bytes`` (which also bounds the time the check itself can take): a specific error
 code, at once, for the bombs this check can see. PDFium itself then runs in a limited child
-process (workers.pdf_sandbox) for the ones it cannot.
+process (media.pdf_sandbox) for the ones it cannot.
 
 PDFium is not thread-safe either: rendering in this process (benchmarks) holds ``PDFIUM_LOCK``.
 ``pdf_nesting_check`` refuses objects nested thousands deep, which exist only to overflow the stack

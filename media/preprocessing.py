@@ -1,9 +1,9 @@
 """Turning an uploaded file into page images the engines read (ARCHITECTURE §1, "prepare").
 
-PDF pages are rendered with PDFium in a sandboxed child (workers.pdf_render, workers.pdf_sandbox),
+PDF pages are rendered with PDFium in a sandboxed child (media.pdf_render, media.pdf_sandbox),
 a digital page's text layer kept as lines with boxes; images are decoded at reduced scale where
 the page needs fewer pixels, turned upright from their EXIF orientation, limited in size, and
-re-encoded (workers.pdf_render.encode_page) so that every engine sees the same bytes in-process or
+re-encoded (media.pdf_render.encode_page) so that every engine sees the same bytes in-process or
 behind Triton; an upright JPEG that fits is kept as uploaded.
 """
 
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from PIL import Image, ImageOps
 
 from engines.types import EngineError
-from workers.page_scaling import fit, fitted_size
-from workers.pdf_guard import PDFIUM_LOCK, pdf_nesting_check, pdf_streams_check
-from workers.pdf_render import PreparedPage, RenderOptions, encode_page, render_pages
-from workers.pdf_sandbox import SandboxLimits, render_pages_sandboxed
+from media.page_scaling import fit, fitted_size
+from media.pdf_guard import PDFIUM_LOCK, pdf_nesting_check, pdf_streams_check
+from media.pdf_render import PreparedPage, RenderOptions, encode_page, render_pages
+from media.pdf_sandbox import SandboxLimits, render_pages_sandboxed
 
 _EXIF_ORIENTATION = 0x0112
 
@@ -28,11 +28,11 @@ class PageLimits:
     max_pages: int = 200
     max_image_pixels: int = 89_000_000
     max_side: int = 2400
-    # PDFium inflates content streams whole: bounds against decompression bombs (workers.pdf_guard)
+    # PDFium inflates content streams whole: bounds against decompression bombs (media.pdf_guard)
     max_pdf_stream_bytes: int = 128 * 1024 * 1024
     max_pdf_decoded_bytes: int = 1024 * 1024 * 1024
     # PDFs are opened and rendered in a child process with this much address space and CPU time
-    # (workers.pdf_sandbox); False renders in this process (benchmarks that time the rendering)
+    # (media.pdf_sandbox); False renders in this process (benchmarks that time the rendering)
     pdf_sandbox: bool = True
     pdf_sandbox_memory_bytes: int = 1024 * 1024 * 1024
     pdf_sandbox_cpu_seconds: int = 120

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from billiard.pool import Pool
 
+from media.preprocessing import PageLimits, prepare_pages
 from tests.conftest import SAMPLES
-from workers.preprocessing import PageLimits, prepare_pages
 
 
 def _render_in_pool_process() -> tuple[int, bool]:
     import multiprocessing
 
-    from workers.preprocessing import PageLimits, prepare_pages
+    from media.preprocessing import PageLimits, prepare_pages
 
     pages = prepare_pages((SAMPLES / "00006-invoice.pdf").read_bytes(), "application/pdf", PageLimits())
     return len(pages), multiprocessing.current_process().daemon

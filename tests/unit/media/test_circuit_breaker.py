@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.circuit_breaker import CircuitBreaker, CircuitState
+from media.circuit_breaker import CircuitBreaker, CircuitState
 
 
 class FakeClock:

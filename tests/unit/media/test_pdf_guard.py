@@ -7,8 +7,8 @@ import pytest
 from PIL import Image
 
 from engines.types import EngineError
+from media.pdf_guard import pdf_nesting_check, pdf_streams_check
 from tests.hostile.pdfbuild import one_page_pdf, stream
-from workers.pdf_guard import pdf_nesting_check, pdf_streams_check
 
 MB = 1024 * 1024
 

@@ -1,6 +1,6 @@
 """Render PDFs in a child process that has a memory and CPU allowance of its own.
 
-``workers.pdf_guard`` refuses the bombs it can see coming (zlib streams that inflate past a
+``media.pdf_guard`` refuses the bombs it can see coming (zlib streams that inflate past a
 limit, objects nested thousands deep), but PDFium has more decoders than that check reads:
 LZW, RunLength, ASCII85, JBIG2, JPEG 2000, fonts, object streams. Each can be made to expand, to
 loop, or to crash a C++ parser, and a crash inside the worker takes every task it is running with
@@ -32,7 +32,7 @@ from engines.types import EngineError
 
 RESOURCE_LIMIT = "pdf_resource_limit"
 RENDER_CRASHED = "pdf_render_crashed"
-_PRELOAD = ["workers.pdf_render"]
+_PRELOAD = ["media.pdf_render"]
 
 _context_lock = threading.Lock()
 _context: Any = None
@@ -139,10 +139,10 @@ def _start(process: Any) -> None:
 
 
 def render_pages_sandboxed(data: bytes, options: Any, limits: SandboxLimits) -> Iterator[Any]:
-    """Yield the pages ``workers.pdf_render.render_pages(data, options)`` yields, rendered in a
+    """Yield the pages ``media.pdf_render.render_pages(data, options)`` yields, rendered in a
     limited child process; raise ``EngineError`` for the file's own errors and for a child that
     ran out of memory or time or crashed."""
-    from workers.pdf_render import render_pages
+    from media.pdf_render import render_pages
 
     return sandboxed(render_pages, data, options, limits)
 
