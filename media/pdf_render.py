@@ -8,6 +8,7 @@ time).
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import io
 import math
@@ -175,16 +176,23 @@ def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:
 
     PDFium's text "rects" are runs of text set together on one baseline: the unit OCR calls a
     line, split where the typesetter left a gap (between a label and its value, between columns).
+    Browsers and other generators that place every glyph on its own (Chromium's "Save as PDF",
+    most HTML-to-PDF services) leave one rect per glyph: their runs are rebuilt from the glyphs.
     """
+    if width_pt <= 0 or height_pt <= 0:
+        return ""
     textpage = page.get_textpage()
     try:
         chars = _CharBoxes(textpage)
+        rect_count = textpage.count_rects()
+        if rect_count and chars.boxed.sum() / rect_count < _GLYPHS_PER_RUN_SET_AS_GLYPHS:
+            runs = _glyph_runs(textpage, chars)
+        else:
+            # every rect first: run_in asks PDFium for other rects, which resets its list
+            rects = [textpage.get_rect(index) for index in range(rect_count)]
+            runs = [chars.run_in(textpage, rect) for rect in rects]
         lines = []
-        rects = [textpage.get_rect(index) for index in range(textpage.count_rects())]
-        for left, bottom, right, top in rects:
-            if width_pt <= 0 or height_pt <= 0:
-                continue
-            text, (left, bottom, right, top) = chars.run_in(textpage, (left, bottom, right, top))
+        for text, (left, bottom, right, top) in runs:
             if not text:
                 continue
             bbox = (left / width_pt, 1 - top / height_pt, right / width_pt, 1 - bottom / height_pt)
@@ -194,6 +202,58 @@ def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:
         return text_layer_payload(lines) if lines else ""
     finally:
         textpage.close()
+
+
+# A page whose rects hold fewer glyphs than this on average was set glyph by glyph.
+_GLYPHS_PER_RUN_SET_AS_GLYPHS = 2.5
+# Within one run, in ems of the font: glyphs sit on one baseline, may overlap by kerning and lie
+# closer than a word space (about 0.25 em), and words are parted by a space character (written by
+# the generator or inserted by PDFium); a label and its value, or two columns, lie further apart.
+_BASELINE_EM = 0.25
+_KERNING_EM = 0.3
+_LETTER_GAP_EM = 0.35
+_WORD_GAP_EM = 0.6
+
+
+def _glyph_runs(textpage: Any, chars: _CharBoxes) -> list[tuple[str, Box]]:
+    """Runs of text rebuilt from glyphs in content-stream order: a glyph continues the run before
+    it when it sits on the same baseline, just to the right, within a word space of it; a line
+    break or a wider gap starts a new run, as PDFium's rects would for text set in runs."""
+    text = textpage.get_text_range(0, textpage.count_chars())
+    runs: list[tuple[str, Box]] = []
+    words: list[str] = []
+    box: list[float] = []
+    previous_right = previous_baseline = 0.0
+    spaced = False
+    x, y = ctypes.c_double(), ctypes.c_double()
+    for index, char in enumerate(text[: len(chars.boxed)]):
+        if not chars.boxed[index] or char.isspace():
+            if char in "\r\n" and words:
+                runs.append(("".join(words), (box[0], box[1], box[2], box[3])))
+                words, box = [], []
+            spaced = spaced or char.isspace()
+            continue
+        left, bottom, right, top = (float(v) for v in chars.boxes[index])
+        size = max(float(chars.sizes[index]), 1.0)
+        pdfium.raw.FPDFText_GetCharOrigin(textpage.raw, index, ctypes.byref(x), ctypes.byref(y))
+        baseline = y.value
+        if words:
+            gap = left - previous_right
+            widest = (_WORD_GAP_EM if spaced else _LETTER_GAP_EM) * size
+            if (
+                abs(baseline - previous_baseline) <= _BASELINE_EM * size
+                and -_KERNING_EM * size <= gap <= widest
+            ):
+                words.append(" " + char if spaced else char)
+                box = [min(box[0], left), min(box[1], bottom), max(box[2], right), max(box[3], top)]
+                previous_right, previous_baseline, spaced = right, baseline, False
+                continue
+            runs.append(("".join(words), (box[0], box[1], box[2], box[3])))
+        words, box = [char], [left, bottom, right, top]
+        previous_right, previous_baseline, spaced = right, baseline, False
+    if words:
+        runs.append(("".join(words), (box[0], box[1], box[2], box[3])))
+    return runs
 
 
 Box = tuple[float, float, float, float]
@@ -218,6 +278,10 @@ class _CharBoxes:
         self.boxes = boxes
         self.centre_x = (boxes[:, 0] + boxes[:, 2]) / 2
         self.centre_y = (boxes[:, 1] + boxes[:, 3]) / 2
+        self.sizes = np.array(
+            [pdfium.raw.FPDFText_GetFontSize(textpage.raw, index) for index in range(len(boxes))],
+            dtype=np.float64,
+        )
 
     def run_in(self, textpage: Any, rect: Box) -> tuple[str, Box]:
         left, bottom, right, top = rect

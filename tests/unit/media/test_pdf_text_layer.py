@@ -48,3 +48,38 @@ def test_a_name_overrunning_the_next_column_does_not_interleave_with_it(number_a
     )
     assert "Wagner & Schneider UG (haftungsbeschraenkt)" in lines
     assert "202501-396" in lines
+
+
+def _glyph_by_glyph(*runs: tuple[float, float, str], size_pt: float = 10) -> bytes:
+    """A page set the way browsers print one: every glyph placed on its own, a word space
+    (a quarter em) between words, no space characters written."""
+    pdf = FPDF(unit="pt")
+    pdf.add_page(format=(595, 842))
+    pdf.set_font("Helvetica", size=size_pt)
+    for x, y, text in runs:
+        for word_index, word in enumerate(text.split(" ")):
+            if word_index:
+                x += 0.25 * size_pt
+            for char in word:
+                pdf.text(x, y, char)
+                x += pdf.get_string_width(char)
+    return bytes(pdf.output())
+
+
+def test_a_page_set_glyph_by_glyph_reads_as_runs_of_words() -> None:
+    """GIVEN a page whose every glyph is its own text object (Chromium's "Save as PDF", most
+    HTML-to-PDF services), with a label and its value apart on one line and a comma hanging
+    below the baseline
+    WHEN its text layer is read
+    THEN each run is one line of words, as it reads on the page, not one line per letter."""
+    lines = _page_lines(
+        _glyph_by_glyph((50, 100, "Amount due"), (200, 100, "1,234.56"), (50, 130, "Power & Light Co"))
+    )
+    assert lines == ["Amount due", "1,234.56", "Power & Light Co"]
+
+
+def test_a_page_set_in_runs_keeps_pdfiums_runs() -> None:
+    """The glyph reader applies only to pages set glyph by glyph: a label and value set as runs
+    close together stay the two runs the typesetter made."""
+    lines = _page_lines(_pdf((20, 40, "Total:"), (33, 40, "12.50")))
+    assert lines == ["Total:", "12.50"]
