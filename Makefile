@@ -110,6 +110,12 @@ var/bench/synth:
 var/bench/all-types:
 	$(PY) -m synth.generate $@ --count 90 --seed 9090 --profile mixed --jobs 2
 
+# The independent family (htmldocs/: HTML templates printed by headless Chromium): held out of all
+# fitting, measured only (docs/engine/independent-documents.md). Chromium is installed first (order-only:
+# it never makes the set stale).
+var/bench/independent: | test-packages
+	$(PY) -m htmldocs.generate $@ --count 120 --seed 900001
+
 # Throughput and cost (bench/run.py, ~10 minutes on 2 cores): the last line printed is one JSON object
 # (cpu_ms_per_doc, dispatch_efficiency, preprocess_speedup, e2e_p50_ms, e2e_p95_ms); results in bench/results/.
 bench: setup vllm

@@ -44,6 +44,7 @@ from engines.business.names import (
     with_street_type_apart,
 )
 from engines.images import rotate
+from engines.knowledge import KNOWLEDGE
 from engines.page_text import PageFrame
 from engines.spec import fields_in_format
 from engines.types import Check, FieldResult
@@ -90,9 +91,9 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
-# Accented capitals the documents' languages write (German, French, Spanish, Italian, Dutch,
-# Portuguese): any other, and French's Û (a few common words, hardly a name), is a rare reading.
-_COMMON_ACCENTED = "ÀÁÂÃÄÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÜŸ"
+# Accented capitals the documents' languages write (every language file's accented_capitals, and
+# Portuguese names'): any other, and French's Û (a few common words, hardly a name), is a rare reading.
+_COMMON_ACCENTED = "".join(sorted(set(KNOWLEDGE.words("accented_capitals"))))
 _RARE_ACCENT = re.compile(rf"[^\W\d_A-Z{_COMMON_ACCENTED}ß]")
 
 
@@ -263,18 +264,10 @@ def _gaps_inside_a_number(extra: set[int], letters: str) -> set[int]:
 
 
 # Lower-case words of people's names: particles of surnames and conjunctions.
-_NAME_PARTICLES = frozenset(
-    {"van", "von", "der", "den", "de", "del", "della", "des", "di", "da", "do", "dos", "du", "la", "le",
-     "ter", "ten", "y", "e", "bin", "ibn", "al", "el"}
-)  # fmt: skip
-# ... and the lower-case words of firms' names and addresses in the six languages ("Frankfurt am
-# Main", "Bar de la Plaza", "Via dei Mille", "Smith and Sons"), legal forms among them
-_LOWER_CASE_WORDS = _NAME_PARTICLES | frozenset(
-    {"and", "of", "the", "for", "und", "am", "im", "an", "auf", "zum", "zur", "bei", "et", "en", "au",
-     "aux", "sur", "les", "los", "las", "dei", "degli", "delle", "dello", "sul", "sulla", "het", "op",
-     "aan", "in", "a", "i", "o", "u",
-     "eg", "ev", "e.v.", "ek", "e.k.", "co", "co.", "cie", "cie."}  # legal forms: "Volksbank eG"
-)  # fmt: skip
+_NAME_PARTICLES = frozenset(KNOWLEDGE.words("name_particles"))
+# ... and the lower-case words of firms' names and addresses ("Frankfurt am Main", "Bar de la
+# Plaza", "Via dei Mille", "Smith and Sons"), legal forms among them ("Volksbank eG")
+_LOWER_CASE_WORDS = _NAME_PARTICLES | frozenset(KNOWLEDGE.words("lower_case_words"))
 
 
 # An article elided before a vowel opens a word too ("Rue de l'Église", "Via dell'Orso").
@@ -311,8 +304,8 @@ def _gaps_inside_a_word(extra: set[int], window: list[_Char], *, person: bool) -
     return dropped
 
 
-# One-letter words of the six languages that join two names ("Pérez y Torres", "Rossi e Figli").
-_ONE_LETTER_WORDS = frozenset("yeoiuaà")
+# One-letter words that join two names ("Pérez y Torres", "Rossi e Figli").
+_ONE_LETTER_WORDS = frozenset(KNOWLEDGE.words("one_letter_words"))
 
 
 def _one_letter_words(window: list[_Char]) -> set[int]:

@@ -17,31 +17,14 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from engines.knowledge import KNOWLEDGE, alternation
+
 # --------------------------------------------------------------------------------------------
 # Dates
 # --------------------------------------------------------------------------------------------
 
-# Month names and abbreviations, accents stripped, lower case (EN, DE, FR, ES, IT, NL).
-_MONTHS: dict[str, int] = {}
-for _number, _names in enumerate(
-    (
-        "january jan januar janner jaenner janvier janv enero ene gennaio gen januari",
-        "february feb febr februar fevrier fev fevr febrero febbraio februari",
-        "march mar marz maerz mrz mars marzo maart mrt",
-        "april apr avril avr abril abr aprile",
-        "may mai mayo maggio mag mei",
-        "june jun juni juin junio giugno giu",
-        "july jul juli juillet juil julio luglio lug",
-        "august aug aout agosto ago augustus",
-        "september sep sept septembre septiembre setiembre settembre set",
-        "october oct okt oktober octobre octubre ottobre ott",
-        "november nov novembre noviembre",
-        "december dec dez dezember decembre diciembre dic dicembre",
-    ),
-    start=1,
-):
-    for _name in _names.split():
-        _MONTHS[_name] = _number
+# Month names and abbreviations of every language, accents stripped, lower case (engines/knowledge).
+_MONTHS: dict[str, int] = KNOWLEDGE.months()
 
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|o|º|°)?"
@@ -273,9 +256,8 @@ _MISREAD_CODE_RE = re.compile(r"(?<![A-Za-z])([A-Z](?=[A-Za-z]*[a-z])[A-Za-z]{2}
 # Case matters: "FR76..." opens a French IBAN and ".fr" ends a domain; neither is a franc.
 _LOCAL_RE = re.compile(r"(?<![\w.@/\-])(RM|Rp|SFr\.?|Fr\.|zł|Kč|Ft)(?![A-Za-z])")
 _NEAR_NUMBER = re.compile(r"\d")
-_MONEY_WORDS = re.compile(
-    r"(amount|amt|total|tax|gst|price|harga|jumlah|betrag|montant|importe|importo|bedrag)\W*$", re.I
-)
+# Words before a local currency's abbreviation that make it one ("Amount (RM)", "Jumlah RM").
+_MONEY_WORDS = re.compile(rf"({alternation(KNOWLEDGE.words('money_words'))})\W*$", re.I)
 
 
 def detect_currency(text: str) -> str | None:
@@ -517,58 +499,50 @@ def find_iban(text: str, *, repair: bool = False) -> tuple[str, int, int] | None
 # Postal codes
 # --------------------------------------------------------------------------------------------
 
-_UK = re.compile(r"^([A-Z]{1,2})(\d[A-Z\d]?)\s*(\d[ABD-HJLNP-UW-Z]{2})$")
-# The postcode areas Royal Mail issues (and BF, BX for forces and non-geographic mail): an outward
-# code's letters name one, so OCR's "BI0 7YG" for B10 is no postcode. The inward code's two
-# letters are never C, I, K, M, O or V.
-_UK_AREAS_TEXT = (
-    "AB AL B BA BB BD BF BH BL BN BR BS BT BX CA CB CF CH CM CO CR CT CV CW DA DD DE DG DH DL DN DT DY "
-    "E EC EH EN EX FK FY G GL GU GY HA HD HG HP HR HS HU HX IG IM IP IV JE KA KT KW KY L LA LD LE LL "
-    "LN LS LU M ME MK ML N NE NG NN NP NR NW OL OX PA PE PH PL PO PR RG RH RM S SA SE SG SK SL SM SN "
-    "SO SP SR SS ST SW SY TA TD TF TN TQ TR TS TW UB W WA WC WD WF WN WR WS WV YO ZE"
-)
-UK_POSTCODE_AREAS = frozenset(_UK_AREAS_TEXT.split())
-_CA = re.compile(r"^([ABCEGHJ-NPRSTVXY][\dO][ABCEGHJ-NPRSTV-Z])\s*([\dO][ABCEGHJ-NPRSTV-Z][\dO])$")
-_NL = re.compile(r"^([1-9]\d{3})\s*([A-Z]{2})$")
-_US = re.compile(r"^(\d{5})(?:\s*-\s*(\d{4}))?$")
-_FIVE = re.compile(r"^\d{5}$")
+# Each country's postal code (engines/knowledge/country): its format, the numbers issued, the
+# areas issued (the UK's outward code opens with one, so OCR's "BI0 7YG" for B10 is no postcode)
+# and the letter pairs never issued (the Netherlands).
+_POSTCODES = {
+    country.code: country.postcode
+    for country in KNOWLEDGE.countries
+    if country.postcode is not None and country.postcode.pattern is not None
+}
+_POSTCODE_PATTERNS = {code: re.compile(postcode.pattern or "") for code, postcode in _POSTCODES.items()}
+UK_POSTCODE_AREAS = _POSTCODES["GB"].areas
+_COUNTRY_ALIASES = {"UK": "GB"}
 
 
 def valid_postal_code(text: str, country: str) -> str | None:
     """``text`` as ``country``'s (ISO alpha-2) canonical postal code ("sw1a1aa" → "SW1A 1AA",
-    "1012ab" → "1012 AB"), or None when it does not have that country's format."""
+    "1012ab" → "1012 AB"), or None when it does not have that country's format. The formats are
+    data; the canonical forms of the US, Canada, the UK and the Netherlands are written here, any
+    other country's code is its text."""
     s = re.sub(r"\s+", " ", text.strip().upper())
-    country = country.upper()
+    country = _COUNTRY_ALIASES.get(country.upper(), country.upper())
+    pattern = _POSTCODE_PATTERNS.get(country)
+    m = pattern.match(s) if pattern is not None else None
+    if m is None:
+        return None
+    postcode = _POSTCODES[country]
     if country == "US":
-        m = _US.match(s)
-        return (m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")) if m else None
+        return m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")
     if country == "CA":
-        m = _CA.match(s)
-        if m is None:
-            return None
         # Digits sit at fixed places in "A1A 1A1": an "O" there is OCR's zero.
         first, second = m.group(1), m.group(2)
         first = first[0] + first[1].replace("O", "0") + first[2]
         second = second[0].replace("O", "0") + second[1] + second[2].replace("O", "0")
         return f"{first} {second}"
-    if country in ("GB", "UK"):
-        m = _UK.match(s)
-        return f"{m.group(1)}{m.group(2)} {m.group(3)}" if m and m.group(1) in UK_POSTCODE_AREAS else None
+    if country == "GB":
+        return f"{m.group(1)}{m.group(2)} {m.group(3)}" if m.group(1) in postcode.areas else None
     if country == "NL":
-        m = _NL.match(s)
-        return f"{m.group(1)} {m.group(2)}" if m and m.group(2) not in ("SA", "SD", "SS") else None
-    if country in ("DE", "FR", "ES", "IT"):
-        if not _FIVE.match(s):
-            return None
-        number = int(s)
-        low, high = {"DE": (1000, 99999), "FR": (1000, 98999), "ES": (1000, 52999), "IT": (10, 98199)}[
-            country
-        ]
-        return s if low <= number <= high else None
-    return None
+        return f"{m.group(1)} {m.group(2)}" if m.group(2) not in postcode.excluded else None
+    if postcode.range is not None:
+        low, high = postcode.range
+        return s if low <= int(s) <= high else None
+    return s
 
 
-POSTAL_COUNTRIES = ("US", "CA", "GB", "NL", "DE", "FR", "ES", "IT")
+POSTAL_COUNTRIES = tuple(_POSTCODE_PATTERNS)
 
 
 def postal_code_countries(text: str) -> tuple[str, ...]:

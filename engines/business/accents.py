@@ -5,10 +5,11 @@ capitals on a tilted or soft photo: both then read "BACKEREI" off "BÄCKEREI", a
 letter, and the value is marked cross-checked although it is misspelt. No check guards a shop's
 name, but the language does: German writes an umlaut it cannot print as "ae" ("BAECKEREI"),
 never as a bare "a", so "BACKEREI" is no spelling of anything, and the word's one spelling is
-the accented one. Only such words are listed here: trade words of shop and company names and
-cities whose unaccented form is no word in any of our languages (not "CAFE", which English
-writes so, nor "MARCHE", an Italian region, nor "DUSSELDORF", as English writes it, nor French
-words whose only accent is on a capital, which French print often drops: "EPICERIE").
+the accented one. Only such words are listed (``customary_accents`` in engines/knowledge/lang):
+trade words of shop and company names and cities whose unaccented form is no word in any of our
+languages (not "CAFE", which English writes so, nor "MARCHE", an Italian region, nor
+"DUSSELDORF", as English writes it, nor French words whose only accent is on a capital, which
+French print often drops: "EPICERIE").
 People's names are never respelled (MULLER is a surname too): engines.business.name_spelling
 doubts those instead.
 """
@@ -19,54 +20,15 @@ import dataclasses
 import re
 import unicodedata
 
+from engines.knowledge import KNOWLEDGE
 from engines.types import FieldResult
 
 # The business readers' name and address fields whose OCR'd words may have lost their accents.
 ACCENTED_FIELDS = frozenset(
     {"vendor_name", "merchant_name", "issuer_name", "customer_name", "address_street", "address_city"}
 )
-_CUSTOMARY = (
-    # German trade and company words; cities whose English name is another word (Munich, Cologne)
-    "BÄCKEREI",
-    "GETRÄNKE",
-    "GETRÄNKEMARKT",
-    "GEMÜSE",
-    "FRÜCHTE",
-    "SÖHNE",
-    "MÜHLE",
-    "KÄSEREI",
-    "MÖBEL",
-    "BÜCHEREI",
-    "GÄRTNEREI",
-    "SCHLÜSSELDIENST",
-    "BÜROBEDARF",
-    "HAFTUNGSBESCHRÄNKT",
-    "MÜNCHEN",
-    "KÖLN",
-    "NÜRNBERG",
-    # Spanish shops: the -ería of a trade
-    "PANADERÍA",
-    "CAFETERÍA",
-    "CARNICERÍA",
-    "FRUTERÍA",
-    "LIBRERÍA",
-    "FERRETERÍA",
-    "PELUQUERÍA",
-    "PASTELERÍA",
-    "JOYERÍA",
-    "DROGUERÍA",
-    "PESCADERÍA",
-    "CERVECERÍA",
-    "GRÁFICAS",  # "Artes Gráficas", a printer's trade
-    # French and Italian words whose accents fall on small letters ("Pâtisserie", "Caffè")
-    "PÂTISSERIE",
-    "CRÊPERIE",
-    "SUPERMARCHÉ",
-    "FRÈRES",
-    "GENÈVE",
-    "CAFFÈ",
-    "SOCIETÀ",
-)
+# The words of every language file's customary_accents (engines/knowledge/lang).
+_CUSTOMARY = KNOWLEDGE.words("customary_accents")
 
 
 def _plain(word: str) -> str:
@@ -75,9 +37,9 @@ def _plain(word: str) -> str:
 
 
 _SPELLING = {_plain(word): word for word in _CUSTOMARY if _plain(word) != word}
-# Words read with an accent tilted the wrong way that no language of ours writes so: French and
-# Spanish write "CAFÉ", Italian "CAFFÈ".
-_SPELLING["CAFÈ"] = "CAFÉ"
+# Words read with an accent tilted the wrong way that no language of ours writes so ("CAFÈ":
+# French and Spanish write "CAFÉ", Italian "CAFFÈ").
+_SPELLING.update(KNOWLEDGE.respellings())
 _WORD = re.compile(r"[^\W\d_]+")
 
 

@@ -1,5 +1,5 @@
-"""Label dictionaries in English, German, French, Spanish, Italian and Dutch, and label matching
-that tolerates OCR.
+"""Label matching that tolerates OCR, over the label phrases of every language in
+engines/knowledge (English, German, French, Spanish, Italian, Dutch, ...).
 
 Receipts, invoices, bills and statements print most values next to a label ("Total",
 "Rechnungsdatum", "Montant TTC"). Labels are matched on folded text (lower case, accents dropped);
@@ -15,198 +15,17 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import Line
 from engines.validators import fold
 
-# Label phrases per key, folded (lower case, no accents). EN, DE, FR, ES, IT, NL. A line's text is
-# matched against all of them; where two overlap the longer phrase wins, so "sub total" is a
-# subtotal, "total qty" is ignored and "amount due" is a total, not a due date.
-LABELS: dict[str, tuple[str, ...]] = {
-    "total": (
-        "total", "grand total", "total amount", "total amt", "amount due", "amt due", "total due",
-        "balance due", "amount payable", "total payable", "total amt payable", "total amount payable",
-        "total amount due", "nett total", "total incl", "total inclusive", "total including",
-        "total incl gst", "total incl tax", "total incl vat", "rounded total", "total rounded",
-        "total amt rounded", "total after rounding", "total after adj", "after rounding", "total to pay", "amount to pay", "total sales", "total (incl", "total eur",
-        "invoice total", "total invoice", "gesamt", "gesamtbetrag", "gesamtsumme", "summe", "endbetrag",
-        "endsumme", "rechnungsbetrag", "zu zahlen", "zahlbetrag", "bruttobetrag", "gesamt brutto",
-        "summe brutto", "total ttc", "montant total", "montant ttc", "net a payer", "total a payer",
-        "montant a payer", "importe total", "total a pagar", "total factura", "importe a pagar",
-        "totale", "totale fattura", "totale da pagare", "importo totale", "totale documento",
-        "importo da pagare", "totaal", "te betalen", "totaalbedrag", "totaal incl", "totaal te betalen",
-        "totaal bedrag", "total general",
-        "balance to pay", "zu zahlender betrag", "falliger betrag", "total importe factura", "totale bolletta", "te betalen bedrag", "openstaand bedrag", "totale euro", "montant total ttc", "total iva incl", "amount to be paid", "total a regler", "net a payer ttc", "total usd", "total gbp", "total cad", "total chf", "total aud",
-        "total myr", "gesamtbetrag brutto", "totale complessivo",
-    ),
-    "subtotal": (
-        "subtotal", "sub total", "total excl", "total excluding", "total before tax", "total before gst",
-        "net amount", "net total", "total net", "amount excl", "total exclusive", "netto", "nettobetrag",
-        "zwischensumme", "summe netto", "gesamt netto", "nettosumme", "netto summe", "sous total",
-        "total ht", "montant ht", "total hors taxes", "base imponible", "importe neto", "total neto",
-        "subtotale", "imponibile", "totale imponibile", "totale netto", "subtotaal", "totaal excl",
-        "netto bedrag", "bedrag excl", "totaal exclusief",
-        "base ht", "sous total ht", "total sin iva", "subtotaal excl btw", "net", "nettobetrag", "zwischensumme netto", "totale merce", "total net ht",
-    ),
-    "tax": (
-        "tax", "vat", "gst", "sst", "hst", "pst", "tps", "tvq", "qst", "sales tax", "tax amount", "total tax", "total gst",
-        "gst amount", "vat amount", "total vat", "mwst", "ust", "umsatzsteuer", "mehrwertsteuer",
-        "mwst betrag", "tva", "montant tva", "total tva", "iva", "importe iva", "cuota iva", "total iva",
-        "btw", "btw bedrag", "totaal btw", "imposta", "totale iva", "importo iva",
-        "summe mwst", "mwst gesamt", "enthaltene mwst", "vat total", "totaal btw", "iva total", "tva totale", "impuesto", "steuer", "umsatzsteuer gesamt", "totale imposta",
-    ),
-    # Labels that look like money labels but are not the ones we want.
-    "ignore": (
-        # salutations: "Dear Customer," opens a letter's text, it labels nothing
-        "dear customer", "dear client", "dear valued customer", "sehr geehrter kunde",
-        "sehr geehrte kundin", "sehr geehrte kundinnen und kunden", "lieber kunde", "liebe kundin",
-        "cher client", "chere cliente", "estimado cliente", "estimada cliente", "gentile cliente",
-        "caro cliente", "geachte klant", "beste klant",
-        "gst reg", "gst reg no", "gst id", "gst no", "gst summary", "tax summary", "vat summary",
-        "vat no", "vat reg", "vat number", "vat id", "tax id", "tax no", "tax invoice", "tax reg",
-        "sst reg", "sst id", "sst no", "price inclusive of gst", "prices inclusive of gst",
-        "ust id", "ust idnr", "ust id nr", "steuernummer", "steuer nr", "n tva", "numero tva",
-        "tva intracom", "tva intracommunautaire", "partita iva", "p iva", "p.iva", "codice fiscale",
-        "btw nummer", "btw nr", "btw id", "cif", "nif", "total qty", "total quantity", "total items", "total item",
-        "total qty tender", "item count", "no of items", "discount", "total discount", "total savings",
-        "you saved", "member", "points", "company reg", "co reg", "reg no", "total points",
-        "total stamp",
-        "customer no", "customer number", "customer id", "customer ref", "client ref", "client no", "kundennummer", "kunden nr", "kd nr", "n client", "ref client", "ref cuent", "reference client", "code client", "n cliente", "codigo de cliente", "codice cliente", "cod cliente", "klantnummer", "klantnr", "ship to", "deliver to", "delivery address", "lieferadresse", "livre a", "adresse de livraison", "enviar a", "direccion de entrega", "destinazione merce", "afleveradres", "opening balance", "closing balance", "previous balance", "new balance", "balance brought forward", "balance carried forward", "anfangssaldo", "endsaldo", "alter kontostand", "neuer kontostand", "saldo alt", "saldo neu", "ancien solde", "nouveau solde", "solde precedent", "solde final", "saldo anterior", "saldo inicial", "saldo final", "saldo iniziale", "saldo finale", "saldo precedente", "beginsaldo", "eindsaldo", "vorig saldo", "nieuw saldo", "oud saldo", "meter number", "meter no", "zahlernummer", "reference", "referenz", "referencia", "riferimento", "referentie", "kenmerk", "order no", "order number", "bestellnummer", "po number", "purchase order", "vat id", "tax id", "siret", "kvk", "btw id", "p iva", "c f p iva", "bic", "swift", "swift bic", "page",
-    ),
-    # Qualifiers: "Total (excl. VAT)" is a subtotal, "Total incl. GST" a total.
-    "excl": (
-        "excl", "excluding", "exclusive", "exclusive of", "before tax", "before gst", "ohne", "zzgl",
-        "hors", "hors taxes", "ht", "sin", "sin iva", "senza", "escl", "esclusa", "iva esclusa",
-        "exclusief", "zonder", "excl btw",
-    ),
-    "incl": (
-        "incl", "including", "inclusive", "inclusive of", "inkl", "inklusive", "incluido", "incluida",
-        "incluso", "inclusa", "compresa", "inclusief", "ttc", "dont", "davon", "enthaltene", "di cui",
-        "waarvan", "de los cuales", "of which",
-    ),
-    "rounding": ("rounding", "rounding adj", "rounding adjustment", "round adj", "rundung", "arrondi", "redondeo", "arrotondamento", "afronding"),
-    # What the customer handed over, and what came back: payment - change = total.
-    "payment": (
-        "cash", "tendered", "cash tendered", "paid", "paid amount", "amount paid", "payment",
-        "payment mode", "card", "visa", "mastercard", "credit card", "amount tendered", "gegeben",
-        "bar", "bezahlt", "especes", "paye", "efectivo", "entregado", "pagado", "contanti", "pagato",
-        "contant", "betaald", "pin", "girocard", "ec karte", "ec cash", "kartenzahlung",
-        "carte bancaire", "carte bleue", "tarjeta", "bancomat", "maestro", "amex",
-    ),
-    "change": (
-        "change", "change due", "change amt", "cash change", "change cash", "ruckgeld", "wechselgeld",
-        "rendu", "monnaie", "monnaie rendue", "cambio", "vuelto", "resto", "wisselgeld",
-    ),
-    "invoice_number": (
-        "invoice no", "invoice number", "invoice #", "invoice nr", "invoice num", "invoice id",
-        "inv no", "inv #", "inv nr", "bill no", "receipt no", "document no", "doc no",
-        "rechnungsnummer", "rechnung nr", "rechnungs nr", "n factura", "n facture", "no facture", "nr factuur", "rechnungs no", "rechnung no", "rechnungs nummer", "re nr", "rechnung no", "beleg nr",
-        "facture n", "facture no", "numero de facture", "n de facture", "no de facture",
-        "numero facture", "factura n", "factura no", "numero de factura", "n de factura",
-        "no factura", "num factura", "fattura n", "fattura no", "numero fattura", "n fattura",
-        "fattura nr", "numero documento", "factuurnummer", "factuur nr", "factuurnr", "factuur no",
-        "invoice", "rechnung", "facture", "factura", "fattura", "factuur",
-        "n documento", "document number", "nr factuur", "numero", "invoice ref", "facture numero",
-    ),
-    "invoice_date": (
-        "invoice date", "date of invoice", "date", "dated", "issue date", "date of issue", "issued",
-        "issued on", "rechnungsdatum", "datum", "ausstellungsdatum", "date de facture",
-        "date de la facture", "date d emission", "date facture", "fecha", "fecha de factura",
-        "fecha de emision", "fecha factura", "data", "data fattura", "data di emissione",
-        "data emissione", "data documento", "factuurdatum", "datum factuur", "tarikh",
-        "statement date", "bill date", "billing date", "letter date", "date du releve",
-        "date d edition", "fecha del extracto", "data estratto", "datum afschrift",
-        "erstellt am", "auszugsdatum", "date d edition", "edite le", "date d arrete", "fecha del extracto", "data estratto conto", "aanmaakdatum", "date issued", "facture du", "emessa il", "datum nota", "invoice dated", "date of statement", "printed on", "datum van uitgifte", "fecha de expedicion",
-    ),
-    "due_date": (
-        "due date", "payment due", "payment due date", "due", "due by", "pay by", "payable by",
-        "please pay by", "falligkeit", "faellig", "fallig", "fallig am", "falligkeitsdatum",
-        "zahlbar bis", "zahlungsziel", "date d echeance", "echeance", "a payer avant",
-        "payable avant", "a regler avant", "fecha de vencimiento", "vencimiento", "pagar antes de",
-        "data di scadenza", "scadenza", "da pagare entro", "vervaldatum", "te betalen voor",
-        "uiterste betaaldatum", "betalen voor",
-        "bedrag voor",  # "Wij verzoeken u het bedrag vóór 27 november 2023 over te maken"
-        "a regler avant le", "remit payment by", "payment by", "please remit payment by", "pay before",
-        "payable until", "bis zum", "bis spatestens", "au plus tard le", "avant le", "antes del", "entro il",
-        "uiterlijk", "data scadenza", "scadenza pagamento", "payment due by", "due on", "zahlungsfrist", "date limite de paiement", "fecha limite de pago", "uiterlijk betalen op",
-    ),
-    "customer": (
-        "bill to", "billed to", "invoice to", "sold to", "customer", "client", "customer name",
-        "buyer", "rechnungsempfanger", "rechnung an", "kunde", "empfanger", "kundenname",
-        "facture a", "facturer a", "destinataire", "facturar a", "facturado a", "cliente",
-        "fatturare a", "fatturato a", "spett le", "spettabile", "factuur aan", "klant",
-        "gefactureerd aan", "afnemer",
-        "datos del cliente", "intestatario fattura", "intestatario", "bill to name", "customer details", "adressat",
-        "cuent",  # OCR's CLIENT, its LI read as one U (as "Condlitions" shows letters run together)
-    ),
-    "vendor": (
-        "from", "seller", "vendor", "supplier", "issued by", "lieferant", "verkaufer",
-        "rechnungssteller", "fournisseur", "vendeur", "emetteur", "proveedor", "emisor", "vendedor",
-        "fornitore", "venditore", "cedente", "leverancier", "verkoper",
-        "absender", "emittente", "remitente", "afzender", "issuer", "supplier details",
-    ),
-    "period": (
-        "statement period", "period", "billing period", "period covered", "statement from",
-        "zeitraum", "abrechnungszeitraum", "kontoauszug vom", "auszugszeitraum", "periode",
-        "periode du", "releve du", "periodo", "periodo del", "periodo dal", "periode van",
-        "afschriftperiode", "rekeningoverzicht van", "for the period", "from",
-        "periode du releve", "periodo del extracto", "periodo di riferimento", "billing period", "periode de facturation", "periodo de facturacion", "periodo di fatturazione", "factuurperiode", "leistungszeitraum", "verbruiksperiode", "periode de consommation", "periodo de consumo", "statement period from", "period from",
-    ),
-    "holder": (
-        "account holder", "account name", "name", "customer name", "account owner", "kontoinhaber",
-        "inhaber", "name des kontoinhabers", "titulaire", "titulaire du compte", "nom", "titular",
-        "titular de la cuenta", "nombre", "intestatario", "intestatario del conto", "titolare",
-        "nome", "rekeninghouder", "ten name van", "tnv", "naam",
-        "kontoinhaberin", "intestato a", "t n v", "customer", "account holder name",
-    ),
-    # Column captions of an item table: a row of them is a table header, not a list of labels.
-    "column": (
-        "qty", "quantity", "units", "menge", "anz", "anzahl", "qte", "quantite", "cant", "cantidad", "uds",
-        "q ta", "quantita", "aantal", "aant", "unit price", "price", "unit cost", "einzelpreis", "e preis",
-        "preis", "prix unitaire", "p u", "p u ht", "prix unit", "prix", "precio", "precio unitario",
-        "p unit", "prezzo", "prezzo unitario", "stukprijs", "prijs", "description", "item", "items",
-        "details", "beschreibung", "bezeichnung", "artikel", "leistung", "designation", "libelle",
-        "descripcion", "concepto", "articulo", "descrizione", "articolo", "prestazione", "omschrijving",
-        "beschrijving", "amount", "betrag", "montant", "importe", "importo", "bedrag", "line total",
-        "gesamtpreis", "pos", "rate", "hours", "stunden", "heures", "horas", "ore", "uren",
-    ),
-    "iban": ("iban",),
-    "account_number": (
-        "n de contrat", "numero de contrat", "account number", "account no", "acct no", "account #", "acc no", "a c no", "kontonummer",
-        "konto nr", "konto", "numero de compte", "n de compte", "no de compte", "compte",
-        "numero de cuenta", "n de cuenta", "cuenta", "numero di conto", "numero conto", "conto n",
-        "conto", "rekeningnummer", "rekening nr", "rekening",
-        "account no", "acct no", "kontonummer", "konto nr", "n de compte", "numero de cuenta", "n de cuenta", "numero di conto", "rekeningnummer",
-    ),
-    "address": (
-        "service address", "billing address", "supply address", "address", "installation address",
-        "delivery address", "anschrift", "lieferadresse", "adresse", "adresse de facturation",
-        "direccion", "domicilio", "indirizzo", "adres", "leveringsadres",
-    ),
-}  # fmt: skip
+# Label phrases per key, folded (lower case, no accents), of every language (engines/knowledge/lang).
+# A line's text is matched against all of them; where two overlap the longer phrase wins, so "sub
+# total" is a subtotal, "total qty" is ignored and "amount due" is a total, not a due date.
+LABELS: dict[str, tuple[str, ...]] = KNOWLEDGE.labels()
 
 # Words that open a document title, never a value ("INVOICE", "RECHNUNG", ...).
-TITLES = (
-    "invoice", "tax invoice", "receipt", "rechnung", "quittung", "beleg", "kassenbon", "facture",
-    "recu", "ticket", "factura", "recibo", "fattura", "ricevuta", "scontrino", "factuur", "bon",
-    "kwitantie", "statement", "bank statement", "account statement", "kontoauszug", "releve",
-    "releve de compte", "extracto", "extracto bancario", "estratto conto", "rekeningafschrift", "bankafschrift",
-    "afschrift", "dagafschrift", "finanzstatus",
-    "utility bill", "bill", "cash bill", "simplified tax invoice", "official receipt", "sales invoice",
-    "sales receipt", "commercial invoice", "proforma invoice", "credit note", "invoice receipt",
-    "factura simplificada", "ticket de caisse", "ticket de compra", "documento commerciale",
-    "scontrino fiscale", "kassenbeleg", "bon de caisse", "cash sale", "cash sales", "tax receipt",
-    "sales slip", "till receipt", "extrait de compte", "extrait de compte courant", "releve de compte courant",
-    "releve de comptes", "releve bancaire", "extracto de cuenta", "extracto de cuenta corriente",
-    "estratto conto corrente", "statement of account", "current account statement", "rekeningoverzicht",
-    "council tax bill", "council tax demand notice", "council tax demand", "demand notice", "tax bill",
-    "notice", "final notice", "payment reminder", "reminder", "electricity bill", "gas bill",
-    "water bill", "phone bill", "energy bill", "annual statement", "tax notice", "avis d imposition",
-    "mahnung", "zahlungserinnerung", "jahresabrechnung", "abrechnung",
-    # the kind of account a statement covers, printed as its heading: never its bank's name
-    "betaalrekening", "spaarrekening", "girokonto", "privatkonto", "sparkonto", "compte courant",
-    "compte cheques", "cuenta corriente", "cuenta nomina", "conto corrente", "current account",
-    "checking account", "savings account",
-)  # fmt: skip
+TITLES: tuple[str, ...] = KNOWLEDGE.words("titles")
 
 _FREELY_GLUED_LENGTH = 9  # letters of a phrase long enough to be a label whatever follows it
 _CHAR_CLASSES = {"i": "[il1!|]", "l": "[li1|]", "o": "[o0]", "'": "['\u2019` ]?", " ": ""}
@@ -214,7 +33,7 @@ _SEPARATOR = r"[\s.:_\-/'\u2019°º#]*"
 
 
 # What OCR glues to a short tax qualifier ("sinIVA", "exclVAT", "HTtaxes"): the tax it qualifies.
-_TAX_WORD = r"(?:vat|gst|hst|tax|iva|igic|tva|taxe|mwst|ust|btw|steuer)"
+_TAX_WORD = rf"(?:{alternation(KNOWLEDGE.words('tax_words'))})"
 
 
 def _phrase_regex(phrase: str, *, glued: bool) -> str:
@@ -264,22 +83,19 @@ class LabelHit:
 
 
 # Short words that are labels only when they fill a cell on their own ("To:", "Von").
-CELL_LABELS: dict[str, tuple[str, ...]] = {
-    "customer": ("to", "an", "aan", "a", "para", "per", "sold to", "bill to"),
-    "vendor": ("from", "von", "de", "da", "van", "by"),
-    # an invoice's header cell over its number ("INTESTATARIO | DOCUMENTO | DATA")
-    "invoice_number": ("documento", "document", "doc"),
-}
+# (invoice_number: an invoice's header cell over its number, "INTESTATARIO | DOCUMENTO | DATA")
+CELL_LABELS: dict[str, tuple[str, ...]] = KNOWLEDGE.cell_labels()
 
 
 # A tax abbreviation in capitals that OCR glued to the word before it ("dontTVA 20%", "inkl.MwSt"):
 # case tells the word boundary that the folded text has lost.
-_GLUED_TAX = re.compile(r"(?<=[a-zß-ÿ.])(?:TVA|VAT|GST|MWST|MwSt|IVA|BTW|USt)(?![a-z])")
+_GLUED_TAX = re.compile(rf"(?<=[a-zß-ÿ.])(?:{alternation(KNOWLEDGE.words('tax_abbreviations'))})(?![a-z])")
 
 
 # A total's word that OCR glued to the currency code after it ("TOTALEEUR", "TotalUSD", "TOTALRM").
 _GLUED_TOTAL = re.compile(
-    r"(?<![A-Za-z])(?:total|totale|totaal|gesamt)(?=(?:EUR|USD|GBP|CHF|CAD|AUD|RM)(?![A-Za-z]))",
+    rf"(?<![A-Za-z])(?:{alternation(KNOWLEDGE.words('total_words'))})"
+    rf"(?=(?:{alternation(KNOWLEDGE.currency_codes_after_total)})(?![A-Za-z]))",
     re.IGNORECASE,
 )
 
@@ -327,12 +143,7 @@ _TITLES_GLUED = frozenset(title.replace(" ", "") for title in TITLES)
 # Words a title may open with: a possessive addressed to the reader ("Your bill", "Ihre Rechnung",
 # "Votre facture") and the period a bill covers ("Monthly statement"). They never make a name of
 # a title, and a title with them stands where an issuer's name stands on many bills.
-_TITLE_OPENERS = frozenset((
-    "your", "my", "the", "a", "ihre", "ihr", "deine", "dein", "meine", "votre", "vos", "ta", "su",
-    "sus", "tu", "la", "le", "il", "uw", "je", "de", "vostra", "tua",
-    "monthly", "quarterly", "annual", "yearly", "final", "interim", "electronic", "online", "e",
-    "monatliche", "monatlicher", "mensuel", "mensuelle", "mensual", "mensile", "maandelijkse",
-))  # fmt: skip
+_TITLE_OPENERS = frozenset(KNOWLEDGE.words("title_openers"))
 
 
 def is_title(text: str) -> bool:
@@ -357,27 +168,18 @@ def is_title(text: str) -> bool:
 
 # Words that close an English bill's title ("Water and Sewerage Charges"): no firm's name ends
 # so without its legal form (not "bill": EVANS BILL is a person, surname first).
-_TITLE_TAILS = frozenset(("charges",))
+_TITLE_TAILS = frozenset(KNOWLEDGE.words("title_tails"))
 
 
 # Title words a bill's kind follows ("Facture de gaz"); never "bill", a given name too. A tax's
 # own word heads the tax's name, the title of its bill ("Impuesto sobre bienes inmuebles", "Taxe
 # foncière", "Tassa rifiuti").
-_TITLE_HEADS = frozenset((
-    "invoice", "facture", "factura", "fattura", "rechnung", "factuur", "bolletta", "releve",
-    "extracto", "estratto", "kontoauszug", "avis", "jahresabrechnung", "abrechnung",
-    "impuesto", "taxe", "tassa", "avviso",
-))  # fmt: skip
+_TITLE_HEADS = frozenset(KNOWLEDGE.words("title_heads"))
 # Words after a title word that make it a caption over a value ("INVOICE NO:", "Invoice date",
 # "Facture à"), whose value may stand on the next line: never the page's title.
-_CAPTION_WORDS = frozenset((
-    "no", "nr", "n", "nro", "num", "number", "numero", "nummer", "ref", "reference", "id", "date",
-    "dated", "datum", "fecha", "data", "to", "a", "total", "amount", "period", "periode",
-))  # fmt: skip
-_LEGAL_FORMS = frozenset((
-    "ltd", "limited", "plc", "llc", "inc", "gmbh", "ag", "kg", "sa", "sas", "sasu", "sarl", "srl",
-    "spa", "sl", "bv", "nv", "co",
-))  # fmt: skip
+_CAPTION_WORDS = frozenset(KNOWLEDGE.words("caption_words"))
+# Legal forms as words ("gmbh", "sa"): a title never holds one.
+_LEGAL_FORMS = frozenset(KNOWLEDGE.words("legal_form_words"))
 
 
 def without_trailing_title(text: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from engines.business.common_names import COMMON_NAMES
 from engines.business.fields import Candidate, PageIndex, Parsed, repair_eszett, text_parser
 from engines.business.labels import is_title, without_trailing_title
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import Line
 from engines.types import FieldResult
 from engines.validators import find_amounts, find_dates
@@ -31,13 +32,9 @@ _REGISTRATION = re.compile(
 _WEB = re.compile(
     r"@|www\.|https?:|\.com\b|\.net\b|\.my\b|\.de\b|\.fr\b|\.es\b|\.it\b|\.nl\b|\.co\.uk\b", re.I
 )
-_STREET_WORDS = re.compile(
-    r"\b(jalan|jln|lorong|taman|street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place|pl|"
-    r"court|ct|suite|unit|floor|lot|no|blok|block|strasse|str|straße|weg|platz|allee|gasse|ring|rue|avenue|"
-    r"boulevard|bd|chemin|impasse|allee|place|calle|c/|avenida|avda|av|paseo|plaza|carrera|via|viale|"
-    r"piazza|corso|vicolo|largo|straat|laan|plein|gracht|kade|singel|dijk|pob|po box|bp)\b",
-    re.I,
-)
+_STREET_WORDS = re.compile(rf"\b({alternation(KNOWLEDGE.words('street_words'))})\b", re.I)
+# ... and those glued to the street's name ("Hauptstraße 5", "Dorpsstraat 12")
+_STREET_SUFFIX = re.compile(rf"({alternation(KNOWLEDGE.words('street_suffixes'))})\b", re.I)
 
 
 def looks_like_phone(text: str) -> bool:
@@ -56,15 +53,13 @@ def looks_like_street(text: str) -> bool:
     """A street line: a street word and a number ("12 Main Street", "Hauptstraße 5")."""
     folded = text.replace("ß", "ss")
     has_number = bool(re.search(r"\d", folded))
-    word = _STREET_WORDS.search(folded) or re.search(
-        r"(strasse|straße|str\.|weg|straat|laan|plein)\b", folded, re.I
-    )
+    word = _STREET_WORDS.search(folded) or _STREET_SUFFIX.search(folded)
     return bool(word) and has_number
 
 
 _PAGE_NUMBER = re.compile(
-    r"^\W*(page|seite|blatt|pagina|página|pag\.?|pág\.?|blad|feuille|hoja|foglio)\s*\d+"
-    r"(\s*(of|von|de|di|sur|van|/)\s*\d+)?\W*$",
+    rf"^\W*({alternation(KNOWLEDGE.words('page_words'))})\s*\d+"
+    rf"(\s*({alternation(KNOWLEDGE.words('page_of_words'))})\s*\d+)?\W*$",
     re.IGNORECASE,
 )
 
@@ -146,11 +141,11 @@ def canonical_name(text: str) -> str:
 # The organisation at the top of a page (merchant, vendor, issuer)
 # --------------------------------------------------------------------------------------------
 
+# Legal forms are patterns ("S\.A\.R\.L\.?"), tried in the order the language files list them: the
+# first form that ends at a word's edge is the match, so a form listed before a longer one it
+# opens ends the match there.
 LEGAL_SUFFIX = re.compile(
-    r"(?<![A-Za-z0-9])(SDN\.?\s*BHD\.?|S/B|BHD\.?|LTD\.?|LIMITED|PLC|LLC|L\.L\.C\.?|INC\.?|CORP\.?|GMBH|AG|KG|"
-    r"OHG|UG|E\.\s?K\.|S\.N\.C\.?|S\.A\.R\.L\.?|SARL|S\u00c0RL|SASU|SAS|SELARL|SCI|EIRL|LLP|LP|LT\u00c9E|LTEE|INC\u00c9E|S\.A\.S\.?|S\.A\.?|EURL|SNC|S\.L\.?|S\.L\.U\.?|SLU|S\.P\.A\.?|SPA|S\.R\.L\.?|SRL|"
-    r"B\.V\.?|BV|N\.V\.?|NV|V\.O\.F\.?|PTE|PTY)(?![A-Za-z])",
-    re.IGNORECASE,
+    r"(?<![A-Za-z0-9])(" + "|".join(KNOWLEDGE.words("legal_forms")) + r")(?![A-Za-z])", re.IGNORECASE
 )
 _SUFFIX_ONLY = re.compile(r"^\W*(" + LEGAL_SUFFIX.pattern + r")\W*$", re.IGNORECASE)
 _OWNER_LABEL = re.compile(r"\b(owned|operated|managed|powered)\s*by\b", re.IGNORECASE)
@@ -180,19 +175,16 @@ def clean_organisation(text: str) -> str:
 
 
 _BOILERPLATE = re.compile(
-    r"thank|welcome|returnable|refund|exchange|please|come again|copy|duplicate|your order|receipt|"
-    r"danke|merci|gracias|grazie|bedankt|\bdank\b|willkommen|bienvenue|bienvenido|benvenuti|welkom",
+    rf"{alternation(KNOWLEDGE.words('boilerplate'))}|\b(?:{alternation(KNOWLEDGE.words('boilerplate_words'))})\b",
     re.IGNORECASE,
 )
 
 
 # A letter's salutation: words only a greeting opens with, or a short greeting word before a name
 # and the comma that ends a salutation ("Hi Chloe," heads a phone bill whose letterhead OCR lost).
-_GREETING = re.compile(
-    r"^\W*(?:(?:dear|sehr\s+geehrte[rs]?|geachte|estimad[oa]s?|gentile|egregi[oa])\s"
-    r"|(?:hi|hello|hallo|bonjour|buongiorno|hola|beste|liebe[rs]?|cher|ch[eè]re|car[oa]|querid[oa])\s[^,]*,\s*$)",
-    re.IGNORECASE,
-)
+_SALUTATIONS = alternation(KNOWLEDGE.words("salutations"), space=r"\s+")
+_GREETINGS = alternation(KNOWLEDGE.words("greetings"), space=r"\s+")
+_GREETING = re.compile(rf"^\W*(?:(?:{_SALUTATIONS})\s|(?:{_GREETINGS})\s[^,]*,\s*$)", re.IGNORECASE)
 
 
 def is_boilerplate(text: str) -> bool:
@@ -205,11 +197,7 @@ def is_boilerplate(text: str) -> bool:
 
 
 _BUSINESS_WORD = re.compile(
-    r"(?<![A-Za-z])(ENTERPRISES?|TRADING|RESTAURANT|RESTORAN|RISTORANTE|STORES?|MART|BAKERY|HARDWARE|SUPPLY|"
-    r"SUPPLIES|STATIONERY|SERVICES|SOLUTIONS|GROUP|HOLDINGS|COMPANY|BANK|BANQUE|BANCO|BANCA|SPARKASSE|"
-    r"ENERGY|ENERGIE|ENERGIA|UTILITIES|TELECOM|WATER|ELECTRIC|CAFE|CAFFE|CAFFÈ|PHARMACY|MARKET|SHOP|HOTEL|"
-    r"CAJA|CAIXA|CASSA|SAVINGS|STADTWERKE)(?![A-Za-z])",
-    re.IGNORECASE,
+    rf"(?<![A-Za-z])({alternation(KNOWLEDGE.words('business_words'))})(?![A-Za-z])", re.IGNORECASE
 )
 
 
@@ -227,8 +215,7 @@ _CAPTIONED = re.compile(r"^[^\W\d_]{2,}(?: [^\W\d_]+)?\s?:\s*\S")
 # A till's or a table's number ("CASSA 15", "TAVOLO22", "Kasse 3", "Table #4"): a till receipt's
 # caption with its value, no name (though a "Cassa" or a "Caja" with a name is a savings bank).
 _TILL_CAPTION = re.compile(
-    r"^(?:cassa|tavolo|table|tisch|kasse|caja|mesa|caisse|till|register|terminal|kassa|tafel)"
-    r"\s*[:#.]?\s*(?:n[.°º]?\s*)?\d+$",
+    rf"^(?:{alternation(KNOWLEDGE.words('till_captions'))})\s*[:#.]?\s*(?:n[.°º]?\s*)?\d+$",
     re.IGNORECASE,
 )
 
@@ -300,6 +287,45 @@ def _ends_with_legal_form(text: str) -> bool:
     return bool(found) and not repaired[found[-1].end() :].strip(" .,)")
 
 
+def _heading_block(names: list[Line], position: int, median: float) -> list[Line]:
+    """The lines set together with ``names[position]`` as one heading: lines above and below it
+    in the same prominent type size, aligned with it (left edges or centres), with no more than
+    a tight line spacing between them and no digit in any (a name wraps; its address, phone and
+    registration number carry digits), and not past a legal form, which ends a name."""
+
+    def continues(upper: Line, lower: Line) -> bool:
+        small, large = sorted((upper.height, lower.height))
+        centre_offset = abs((upper.x0 + upper.x1) - (lower.x0 + lower.x1)) / 2
+        return (
+            small >= _BLOCK_SAME_SIZE * large
+            and small >= _BLOCK_PROMINENT * median
+            and min(abs(upper.x0 - lower.x0), centre_offset) < large
+            and -_BLOCK_OVERLAP * large < lower.y0 - upper.y1 < _BLOCK_LEADING * large
+            and not any(c.isdigit() for c in upper.text + lower.text)
+            and not _ends_with_legal_form(upper.text)
+            # a brand line and the name it heads repeat their words; a wrapped name does not
+            and not (set(upper.text.upper().split()) & set(lower.text.upper().split()))
+        )
+
+    first = last = position
+    while first > 0 and continues(names[first - 1], names[first]):
+        first -= 1
+    while last + 1 < len(names) and continues(names[last], names[last + 1]):
+        last += 1
+    if last - first + 1 > _BLOCK_MAX_LINES:
+        return [names[position]]  # a paragraph of large print, not a name
+    return names[first : last + 1]
+
+
+# A heading's lines: type sizes within 15 % of each other, larger than the page's body text,
+# spaced no more than 0.6 of a line apart; a name wraps onto three lines at most.
+_BLOCK_SAME_SIZE = 0.85
+_BLOCK_PROMINENT = 1.15
+_BLOCK_LEADING = 0.6
+_BLOCK_OVERLAP = 0.2
+_BLOCK_MAX_LINES = 3
+
+
 def organisation_at_top(
     index: PageIndex, *, max_lines: int = 14, skip: Callable[[Line], bool] | None = None
 ) -> Candidate | None:
@@ -361,6 +387,9 @@ def organisation_at_top(
         parts = sorted(row, key=lambda line: line.x0)
     elif _SUFFIX_ONLY.match(best.text) and best_pos > 0:
         parts.insert(0, names[best_pos - 1])
+    elif len(block := _heading_block(names, best_pos, median)) > 1:
+        # a name set over two or three lines of one heading ("GASTHAUS ZUM" / "GOLDENEN HIRSCH")
+        parts = block
     else:
         following = names[best_pos + 1] if best_pos + 1 < len(names) else None
         gap_ok = following is not None and following.y0 - best.y1 < 1.5 * max(best.height, following.height)
@@ -394,24 +423,21 @@ def organisation_at_top(
 # People
 # --------------------------------------------------------------------------------------------
 
-_COURTESY_WORDS = (
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "herr", "herrn", "frau", "hr", "fr", "mme", "mlle",
-    "monsieur", "madame", "sr", "sra", "srta", "don", "dona", "do\u00f1a", "d\u00f1a", "sig", "sig.ra", "sigra",
-    "sig.na", "signor", "signora", "gent.mo", "gent.ma", "gent.mi", "gentile", "egr", "egregio", "spett.le",
-    "dott", "dott.ssa", "ing", "avv", "dhr", "mevr", "mw", "de heer", "deheer", "mevrouw", "heer",
-    "dna.", "doa.",  # "Dña." as OCR reads it, its tilde lost or its ñ taken for an o
-)  # fmt: skip
+_COURTESY_WORDS = KNOWLEDGE.words("courtesy_titles")
 # French "M." (Monsieur) and Spanish "D." (Don) are titles only with their full stop: without one
 # they are a first name's initial. They are initials too before another initial ("M. E. Evans"),
 # before a surname alone ("M. Patel") and before a Dutch surname's particle in lower case or in
 # capitals ("M. van den Berg", "M. VAN LEEUWEN"): the title comes before a given name and a surname.
-_COURTESY_INITIALS = ("m", "d")
+_COURTESY_INITIALS = KNOWLEDGE.words("courtesy_initials")
+_PARTICLES_AFTER_INITIAL = KNOWLEDGE.words("particles_after_initial")
 _COURTESY = re.compile(
     r"^(?:(?:"
     + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
     + r")(?:\.\s*|\s+|$)|(?:"
-    + "|".join(_COURTESY_INITIALS)
-    + r")\.(?!\s*[^\W\d_]\.)(?!\s*(?-i:van|de|den|der|ter|ten|het|VAN|DE|DEN|DER|TER|TEN|HET)\s)\s*(?=$|\S+\s+\S))",
+    + alternation(_COURTESY_INITIALS)
+    + r")\.(?!\s*[^\W\d_]\.)(?!\s*(?-i:"
+    + "|".join([*_PARTICLES_AFTER_INITIAL, *(p.upper() for p in _PARTICLES_AFTER_INITIAL)])
+    + r")\s)\s*(?=$|\S+\s+\S))",
     re.IGNORECASE,
 )
 
@@ -428,19 +454,22 @@ _COURTESY_SPLIT = re.compile(
     + r")\s+(?=\S)"
 )
 
-# A courtesy title OCR glued to the name after it, told by case ("DeheerD.HENDRIKS", "HerrnJonas").
-_COURTESY_GLUED = re.compile(
-    r"^((?i:de\s?heer|herrn|herr|frau|mevrouw|mevr|dhr|monsieur|madame|mme|mrs|mr|ms|dr))(?<=[a-z])(?=[A-Z])"
-)
+# A courtesy title OCR glued to the name after it, told by case ("DeheerD.HENDRIKS", "HerrnJonas"),
+# a space inside it ("de heer") maybe dropped too.
+_MAYBE_SPACE = r"\s?"
+_GLUED_TITLES = KNOWLEDGE.words("courtesy_titles_glued")
+_COURTESY_GLUED = re.compile(rf"^((?i:{alternation(_GLUED_TITLES, space=_MAYBE_SPACE)}))(?<=[a-z])(?=[A-Z])")
 
 # ... or a title in capitals glued to a name in title case, told by case too ("MRNoah Fitzgerald").
 _COURTESY_GLUED_CAPITALS = re.compile(
-    r"^(DE\s?HEER|HERRN|HERR|FRAU|MEVROUW|MEVR|DHR|MONSIEUR|MADAME|MME|MRS|MR|MS|DR)(?=[A-Z][a-z])"
+    rf"^({alternation([title.upper() for title in _GLUED_TITLES], space=_MAYBE_SPACE)})(?=[A-Z][a-z])"
 )
 
 # ... and, all in capitals, where the rest of the word is a common name and the word is none
 # ("MRNOAH FITZGERALD").
-_COURTESY_GLUED_UPPER = re.compile(r"^(HERRN|HERR|FRAU|MEVR|DHR|MME|MRS|MR|MS|DR)([A-Z]{2,})(?![^\W\d_])")
+_COURTESY_GLUED_UPPER = re.compile(
+    rf"^({alternation(t.upper() for t in KNOWLEDGE.words('courtesy_titles_glued_in_capitals'))})([A-Z]{{2,}})(?![^\W\d_])"
+)
 
 
 def _without_glued_upper_title(text: str) -> str:
@@ -496,14 +525,8 @@ def clean_person(text: str) -> str:
     return canonical_name(_INITIAL_GLUED.sub(r"\1. ", text))
 
 
-# Words that are never a name on their own: articles and conjunctions of the six languages.
-_FUNCTION_WORDS = frozenset(
-    (
-        "the", "a", "an", "and", "of", "for", "to", "la", "le", "les", "l", "un", "une", "et", "de", "du",
-        "des", "el", "los", "las", "y", "del", "der", "die", "das", "ein", "eine", "und", "von", "il", "lo",
-        "gli", "i", "e", "di", "het", "een", "en", "van",
-    )
-)  # fmt: skip
+# Words that are never a name on their own: articles and conjunctions.
+_FUNCTION_WORDS = frozenset(KNOWLEDGE.words("function_words"))
 
 
 # A number's caption ends so ("Rechnungs-Nr", "Kunden-Nr.", "Invoice No.", "Factura nº"); no name does.

@@ -22,33 +22,29 @@ from engines.business.names import (
     canonical_name,
     looks_like_phone,
 )
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import Line
 from engines.types import BBox
 from engines.validators import UK_POSTCODE_AREAS, find_iban, valid_postal_code
 
+# The codes of the states and provinces an address's last line prints (engines/knowledge/country).
+US_STATES = KNOWLEDGE.country("US").regions
+CA_PROVINCES = KNOWLEDGE.country("CA").regions
+IT_PROVINCES = KNOWLEDGE.country("IT").regions
 
-def _codes(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-US_STATES = _codes(
-    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM "
-    "NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR"
-)
-CA_PROVINCES = frozenset(["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"])
-IT_PROVINCES = _codes(
-    "AG AL AN AO AP AQ AR AT AV BA BG BI BL BN BO BR BS BT BZ CA CB CE CH CL CN CO CR CS CT CZ EN FC "
-    "FE FG FI FM FR GE GO GR IM IS KR LC LE LI LO LT LU MB MC ME MI MN MO MS MT NA NO NU OR PA PC PD "
-    "PE PG PI PN PO PR PT PU PV PZ RA RC RE RG RI RM RN RO SA SI SO SP SR SS SU SV TA TE TN TO TP TR "
-    "TS TV UD VA VB VC VE VI VR VT VV"
-)
-
-_STREET_WORD = re.compile(
-    r"\b(street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place|pl|court|ct|suite|apt|unit|"
-    r"floor|highway|hwy|parkway|pkwy|terrace|circle|square|sq|straße|strasse|str|weg|platz|allee|gasse|rue|"
-    r"chemin|impasse|calle|avenida|paseo|plaza|via|viale|piazza|corso|straat|laan|plein|gracht|kade|singel)\b",
-    re.IGNORECASE,
-)
+# Words for a street's type, which no city's name holds.
+_STREET_WORD = re.compile(rf"\b({alternation(KNOWLEDGE.words('street_types'))})\b", re.IGNORECASE)
+# The letters printed before a continental postal code ("D-10115", "CH-8001"), to their country,
+# for codes of four digits and of five.
+_PREFIXES = {
+    digits: {
+        prefix: country.code
+        for country in KNOWLEDGE.countries
+        if country.postcode is not None and country.postcode.digits == digits
+        for prefix in country.postcode.prefixes
+    }
+    for digits in (4, 5)
+}
 _CITY = r"(?P<city>[^\d,;:]*?[^\W\d_][^\d,;:]*?)"
 _UK_POSTCODE = r"(?P<postal>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})"
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -81,7 +77,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:\s*\((?P<region>[A-Za-z]{2})\)|\s+(?P<region2>[A-Z]{2}))?$"
         ),
     ),
-    ("4", re.compile(rf"^(?:(?P<cc>CH|A|AT|B|BE|DK|L|LU)\s?-\s?)?(?P<postal>[1-9]\d{{3}})\s*{_CITY}$")),
+    (
+        "4",
+        re.compile(rf"^(?:(?P<cc>{alternation(_PREFIXES[4])})\s?-\s?)?(?P<postal>[1-9]\d{{3}})\s*{_CITY}$"),
+    ),
 )
 
 
@@ -372,61 +371,31 @@ def _country(kind: str, region: str, prefix: str | None) -> str | None:
     if kind == "5":
         if region:
             return "IT" if region.upper() in IT_PROVINCES else None
-        return {
-            "D": "DE",
-            "DE": "DE",
-            "F": "FR",
-            "FR": "FR",
-            "E": "ES",
-            "ES": "ES",
-            "I": "IT",
-            "IT": "IT",
-        }.get(prefix or "", "DE")
+        # (no prefix, or one of no five-digit country: read as German, which counts as "euro area")
+        return _PREFIXES[5].get(prefix or "", "DE")
     # Four digits: Switzerland, Austria, Belgium, ... only a printed country prefix tells which.
-    return {"CH": "CH", "A": "AT", "AT": "AT", "B": "BE", "BE": "BE", "L": "LU", "LU": "LU", "DK": "DK"}.get(
-        prefix or "", "XX"
-    )
+    return _PREFIXES[4].get(prefix or "", "XX")
 
 
-_CURRENCY = {
-    "US": "USD", "CA": "CAD", "GB": "GBP", "DE": "EUR", "FR": "EUR", "ES": "EUR", "IT": "EUR", "NL": "EUR",
-    "AT": "EUR", "BE": "EUR", "IE": "EUR", "PT": "EUR", "LU": "EUR", "FI": "EUR", "CH": "CHF", "LI": "CHF",
-    "MY": "MYR", "SG": "SGD", "AU": "AUD", "NZ": "NZD", "SE": "SEK", "DK": "DKK", "NO": "NOK", "PL": "PLN",
-}  # fmt: skip
+_CURRENCY = {country.code: country.currency for country in KNOWLEDGE.countries}
 
-# The GST/HST account a Canadian business prints, as a VAT number elsewhere: "843142996RT0001".
-_CANADIAN_TAX_ACCOUNT = re.compile(r"(?<!\d)\d{9}\s?RT\s?\d{4}(?!\d)")
+# A tax number only one country's businesses print (Canada's GST/HST account, "843142996RT0001").
+_TAX_NUMBERS = tuple(
+    (re.compile(country.tax_number), country.code) for country in KNOWLEDGE.countries if country.tax_number
+)
 # Words that only documents of one country (or the euro area) print.
-_COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(
-            r"\bSDN\.?\s*BHD\b|\bMALAYSIA\b|\bSELANGOR\b|\bKUALA\s*LUMPUR\b|\bJOHOR\b|\bPENANG\b", re.I
-        ),
-        "MY",
-    ),
-    (re.compile(r"\bSINGAPORE\b|\bPTE\.?\s*LTD\b", re.I), "SG"),
-    (
-        re.compile(
-            r"\bGMBH\b|\bMWST\b|\bUST\b|\bUSt-?IdNr|\bDEUTSCHLAND\b|\bSteuernummer\b|\bBankleitzahl\b", re.I
-        ),
-        "DE",
-    ),
-    (re.compile(r"\bTVA\b|\bSARL\b|\bSIRET\b|\bFRANCE\b|\bTTC\b|\bHT\b|\bSAS\b", re.I), "FR"),
-    (re.compile(r"\bIVA\b|\bS\.L\.U?\b|\bESPA[ÑN]A\b|\bCIF\b|\bNIF\b", re.I), "ES"),
-    (re.compile(r"\bS\.?R\.?L\.?\b|\bS\.?P\.?A\.?\b|\bITALIA\b|\bP\.?\s?IVA\b|\bPartita\b", re.I), "IT"),
-    (re.compile(r"\bBTW\b|\bB\.V\.?\b|\bKVK\b|\bNEDERLAND\b", re.I), "NL"),
-    (re.compile(r"(?<![A-Za-z])HST(?![A-Za-z])|\bQST\b|\bTPS\b|\bTVQ\b|\bCANADA\b", re.I), "CA"),
-    # VAT is the tax of many countries, but of no other country whose documents print it in English
-    (re.compile(r"\bLTD\b|\bPLC\b|\bUNITED KINGDOM\b|(?<![A-Za-z])VAT(?![A-Za-z])", re.I), "GB"),
-    (re.compile(r"\bSALES TAX\b|\bUSA\b|\bINC\.?\b|\bLLC\b|\bEIN\b", re.I), "US"),
-    (re.compile(r"\bSCHWEIZ\b|\bSUISSE\b|\bSVIZZERA\b|\bCHE-\d", re.I), "CH"),
+_COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile("|".join(country.words), re.IGNORECASE), country.code)
+    for country in KNOWLEDGE.countries
+    if country.words
 )
 
 
 # A VAT identification number: the country's code, then 8 to 12 digits (and letters: "FR45...",
 # "ESB1234567X", "NL123456789B01"); OCR may glue it to its label ("No.GB579665683").
+_VAT_PREFIXES = "|".join(country.vat_prefix for country in KNOWLEDGE.countries if country.vat_prefix)
 _VAT_ID = re.compile(
-    r"(?<![A-Za-z0-9])(?:No|Nr|EIN|VAT|ID|TVA|IVA|BTW|UID)?(GB|DE|FR|ES|IT|NL|BE|AT|IE|PT|LU|FI|SE|DK|PL)(?=[0-9A-Z]{8,14}\b)(?=(?:[A-Z]?\d){7})"
+    rf"(?<![A-Za-z0-9])(?:No|Nr|EIN|VAT|ID|TVA|IVA|BTW|UID)?({_VAT_PREFIXES})(?=[0-9A-Z]{{8,14}}\b)(?=(?:[A-Z]?\d){{7}})"
 )
 
 
@@ -450,8 +419,9 @@ def country_evidence(indexes: Sequence[PageIndex]) -> tuple[str | None, int]:
                 votes[iban[0][:2]] += 3
             for vat_id in _VAT_ID.finditer(line.text):
                 votes[vat_id.group(1)] += 3
-            if _CANADIAN_TAX_ACCOUNT.search(line.text):
-                votes["CA"] += 3
+            for pattern, country in _TAX_NUMBERS:
+                if pattern.search(line.text):
+                    votes[country] += 3
             for pattern, country in _COUNTRY_WORDS:
                 if pattern.search(line.text):
                     votes[country] += 1

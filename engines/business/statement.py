@@ -38,17 +38,17 @@ from engines.business.names import (
     party_name_parser,
     respace_fields,
 )
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import Line, PageText
 from engines.spec import FIELDS as SPEC_FIELDS
 from engines.types import Check, Extracted, FieldResult
 from engines.validators import find_dates, find_iban
 
 FIELDS = SPEC_FIELDS["bank_statement"]
-_JOINER = re.compile(
-    r"^\s*(-|\u2013|\u2014|to|until|till|through|thru|bis|bis zum|bis einschl(?:ie(?:ss|ß)lich)?\.?|au|jusqu'au|"
-    r"al|hasta|hasta el|a|fino al|tot|tot en met|t/m|[/~])?\s*$",
-    re.IGNORECASE,
-)
+# The word or symbol between a period's two dates ("bis", "au", "tot en met", "-"), and a word
+# before its first date ("du", "vom").
+_JOINER = re.compile(rf"^\s*({alternation(KNOWLEDGE.words('period_joiners'))})?\s*$", re.IGNORECASE)
+_OPENER = re.compile(rf"^(?:{alternation(KNOWLEDGE.words('period_openers'))})\s+", re.IGNORECASE)
 
 
 def read_bank_statement(pages: list[PageText]) -> Extracted:
@@ -161,7 +161,7 @@ def period_parser(prefer: str | None, *, joined: bool = False) -> Parser:
         for first, second in pairwise(found):
             # a joiner is a word: a digit in it is a letter OCR misread ("01/11/2026t0 30/11/2026")
             between = text[first.end : second.start].strip().replace("0", "o")
-            joiner = re.sub(r"^(?:du|del|dal|van|vom|from)\s+", "", between, flags=re.I)
+            joiner = _OPENER.sub("", between)
             # after a period's label, any short word joins its two dates: OCR's "rough" of
             # "through" too
             known = _JOINER.match(joiner) or (not joined and _MISREAD_JOINER.match(joiner))

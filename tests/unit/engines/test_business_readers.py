@@ -2483,3 +2483,46 @@ def test_a_numbers_caption_is_no_name(text: str, name: bool) -> None:
     from engines.business.names import looks_like_name
 
     assert looks_like_name(text) is name
+
+
+def _with_heading(heading: Sequence[tuple[float, float, str]], rows: Sequence[Row]) -> PageText:
+    """A page whose heading lines (y, x, text) are set twice the body's type size."""
+    body = page(rows, source="ocr")
+    large = [Line(text, 0.98, (x, y, min(1.0, x + 0.024 * len(text)), y + 0.03), 1) for y, x, text in heading]
+    return PageText(1, tuple(sort_reading_order([*large, *body.lines])), "ocr")
+
+
+RECEIPT_BODY: list[Row] = [
+    (0.20, [(0.30, "Hauptstrasse 12")]),
+    (0.22, [(0.30, "80331 Muenchen")]),
+    (0.27, [(0.10, "12.04.2026 19:02")]),
+    (0.32, [(0.10, "Schweinebraten"), (0.75, "16,90")]),
+    (0.40, [(0.10, "SUMME EUR"), (0.75, "16,90")]),
+]
+
+
+@pytest.mark.parametrize(
+    "heading, expected",
+    [
+        # a name wrapped onto two lines of one centred heading, its first line ending in no conjunction
+        ([(0.10, 0.26, "GASTHAUS ZUM"), (0.14, 0.20, "GOLDENEN HIRSCH")], "GASTHAUS ZUM GOLDENEN HIRSCH"),
+        # the line with the business word is the second: the first still belongs to the name
+        ([(0.10, 0.14, "THE COPPER KETTLE COFFEE"), (0.14, 0.26, "HOUSE & BAKERY")], None),
+    ],
+)
+def test_a_merchant_name_wrapped_over_heading_lines_is_read_whole(
+    heading: list[tuple[float, float, str]], expected: str | None
+) -> None:
+    """GIVEN a receipt whose merchant's name is set large over two lines, centred, with the
+    address in body type below
+    THEN the merchant is both lines, not the one that looked most like a name."""
+    got = values(read_receipt([_with_heading(heading, RECEIPT_BODY)]))["merchant_name"]
+    assert got == (expected or " ".join(text for _, _, text in heading))
+
+
+def test_a_brand_line_over_the_name_it_repeats_is_not_joined_to_it() -> None:
+    """GIVEN a brand ("AEON") set large over the store's name, which repeats it
+    THEN the merchant is not the two run together ("AEON AEON TEBRAU CITY")."""
+    heading = [(0.10, 0.30, "AEON"), (0.14, 0.20, "AEON TEBRAU CITY")]
+    got = values(read_receipt([_with_heading(heading, RECEIPT_BODY)]))["merchant_name"]
+    assert got in ("AEON", "AEON TEBRAU CITY")
