@@ -61,11 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     from engines.images import decode_image
     from engines.ocr import get_ocr
     from engines.pipeline import read_document
-    from engines.types import EngineError
+    from engines.types import EngineContext, EngineError
     from media.preprocessing import prepare_pages
 
     ocr = get_ocr()
     _warm_up(ocr)
+    context = EngineContext.from_environment()
     engine_wall: list[float] = []
     engine_cpu: list[float] = []
     baseline_wall: list[float] = []
@@ -80,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
             layers = [p.text_layer for p in pages]
             wall, cpu = time.perf_counter(), time.process_time()
             try:
-                read_document([p.image for p in pages], text_layer=layers if any(layers) else None)
+                read_document(
+                    [p.image for p in pages], text_layer=layers if any(layers) else None, context=context
+                )
             except EngineError:
                 continue
             engine_wall.append((time.perf_counter() - wall) / len(pages))

@@ -7,9 +7,12 @@ re-calibrated without re-running OCR.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from engines import ENGINE_NAME, ENGINE_VERSION
 
 BBox = tuple[float, float, float, float]
 
@@ -110,3 +113,41 @@ class Extracted:
 
     fields: dict[str, FieldResult]
     checks: list[Check] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class EngineContext:
+    """What one reading of a document depends on besides its pages, fixed for that reading.
+
+    The caller builds it (:meth:`from_environment` in the Triton model and the command line, one
+    per document: a process outlives a day) and the engine hands it to every stage, which reads
+    neither the environment nor the clock itself. The thresholds are the ones that decide which
+    passes a document gets; the rules of one kind of evidence (an MRZ's, a barcode's) stay with
+    the stage that reads it.
+    """
+
+    # The date the document is read on: birth and expiry dates are judged against it.
+    today: dt.date
+    engine_name: str = ENGINE_NAME
+    engine_version: str = ENGINE_VERSION
+    # Names and addresses read a second time, by another OCR (engines.second_reading); off, the
+    # first reading stands unconfirmed.
+    second_reading: bool = True
+    # A text layer with fewer characters than this is a scan with a stray caption, not a digital page.
+    min_text_layer_chars: int = 20
+    # Below this probability for the hinted type, the text contradicts the caller's hint.
+    hint_min_probability: float = 0.05
+    # Photos mostly come one or two pages at a time (a card's two sides); longer documents, mostly
+    # scans, are neither searched for motion blur (about 75 ms a page) nor read again enlarged.
+    max_photo_pages: int = 2
+    # A photo's document enlarged to this many pixels for a second look at print too small to read
+    # at the usual size (Ocr.read_page): about twice the usual budget, 1.8 times the sides ...
+    enlarged_page_pixels: int = 4_500_000
+    # ... whose reading must name a type this surely to be kept: a letter read better is still a letter.
+    enlarged_look_min_confidence: float = 0.6
+
+    @classmethod
+    def from_environment(cls, *, today: dt.date | None = None) -> EngineContext:
+        """The context of a document read now, with the engine's settings: the one place the
+        engine's callers read the clock for it (``today`` overrides it)."""
+        return cls(today=today if today is not None else dt.date.today())

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from django.conf import settings
 
-from engines.types import EngineResult
+from engines.types import EngineContext, EngineResult
 
 ENGINE_CHOICES = ("local", "triton")
 
@@ -28,7 +28,12 @@ class DocumentReader(Protocol):
 
 
 class LocalReader:
-    """The CPU reference engine in this process (no server needed)."""
+    """The CPU reference engine in this process (no server needed). ``context``: the engine's
+    context for every document (a fixed date, other settings); by default one is built from the
+    environment per document, as the Triton model builds one per request."""
+
+    def __init__(self, context: EngineContext | None = None) -> None:
+        self.context = context
 
     def read_document(
         self,
@@ -39,7 +44,10 @@ class LocalReader:
     ) -> EngineResult:
         from engines.pipeline import read_document
 
-        return read_document(pages, document_type_hint=document_type_hint, text_layer=text_layer)
+        context = self.context if self.context is not None else EngineContext.from_environment()
+        return read_document(
+            pages, document_type_hint=document_type_hint, text_layer=text_layer, context=context
+        )
 
 
 @functools.lru_cache(maxsize=4)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import triton_python_backend_utils as pb_utils
 
-from engines.types import EngineError, EngineResult
+from engines.types import EngineContext, EngineError, EngineResult
 
 ReadDocument = Callable[..., EngineResult]
 
@@ -138,7 +138,7 @@ class TritonPythonModel:
         ready: the first real document must not spend its deadline loading them."""
         started = time.perf_counter()
         try:
-            self.read_document([_blank_page()])
+            self.read_document([_blank_page()], context=EngineContext.from_environment())
         except EngineError:
             pass  # a blank page is no document; the models are loaded all the same
         except Exception as error:
@@ -156,8 +156,13 @@ class TritonPythonModel:
         started = time.perf_counter()
         try:
             document = parse_request(request, max_pages=self.max_pages)
+            # one context per document, built here: the engine's stages read neither the environment
+            # nor the clock, and a server runs for more than a day
             result = self.read_document(
-                document.pages, document_type_hint=document.document_type_hint, text_layer=document.text_layer
+                document.pages,
+                document_type_hint=document.document_type_hint,
+                text_layer=document.text_layer,
+                context=EngineContext.from_environment(),
             )
             payload = result.to_json().encode("utf-8")
         except (InvalidRequest, EngineError) as error:

@@ -16,16 +16,10 @@ from engines import ENGINE_NAME, ENGINE_VERSION
 from engines.images import decode_image
 from engines.layout import Line, PageText, page_from_ocr
 from engines.mrz.reader import MrzReading, read_mrz
-from engines.pipeline import (
-    _doubt_states_a_letter_apart,
-    _may_hold_mrz,
-    _reads_better,
-    _result_from_mrz,
-    _Timer,
-    _unverified_where_readings_differ,
-    read_document,
-)
-from engines.types import Check, EngineError, EngineResult, FieldResult
+from engines.pipeline import read_document
+from engines.stages.identity import doubt_states_a_letter_apart, identity_result, may_hold_mrz
+from engines.stages.second_look import reads_better, unverified_where_readings_differ
+from engines.types import Check, EngineContext, EngineError, EngineResult, FieldResult
 
 pytestmark = pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
 
@@ -165,10 +159,10 @@ def _dense_page(*extra: str) -> PageText:
 def test_an_iban_on_a_dense_page_is_no_reason_for_the_mrz_search() -> None:
     """IBANs are as digit-rich and unspaced as MRZ lines, and stand on most invoices: the search
     (a second detection and recognition of the page) runs for MRZ-like lines that are no IBAN."""
-    assert not _may_hold_mrz(_dense_page())
-    assert not _may_hold_mrz(_dense_page("IBAN FR7630006000011234567890189"))
-    assert not _may_hold_mrz(_dense_page("FR76 3000 6000 0112 3456 7890 189"))
-    assert _may_hold_mrz(_dense_page(*TD3))
+    assert not may_hold_mrz(_dense_page())
+    assert not may_hold_mrz(_dense_page("IBAN FR7630006000011234567890189"))
+    assert not may_hold_mrz(_dense_page("FR76 3000 6000 0112 3456 7890 189"))
+    assert may_hold_mrz(_dense_page(*TD3))
 
 
 def _reading(document_number: str, *, surname: str = "LI HASSAN") -> EngineResult:
@@ -184,7 +178,7 @@ def test_a_value_two_readings_verify_differently_is_verified_by_neither() -> Non
     passing both times, since it weighs M and W alike
     WHEN the readings are reconciled
     THEN the kept document number is invalid and a failed check names it for the reviewer."""
-    kept = _unverified_where_readings_differ(_reading("JM38750"), _reading("JW38750"))
+    kept = unverified_where_readings_differ(_reading("JM38750"), _reading("JW38750"))
     assert kept.fields["document_number"].valid is False
     assert kept.fields["surname"].valid is None
     failed = [c for c in kept.checks if not c.passed]
@@ -195,7 +189,7 @@ def test_readings_that_differ_only_where_nothing_verified_them_are_left_alone() 
     """A name no check digit guards may differ between a blurred and a deblurred reading: the
     better reading is kept as it is (its own confidence and checks speak for it)."""
     kept = _reading("JM38750", surname="LI HASSAN")
-    assert _unverified_where_readings_differ(kept, _reading("JM38750", surname="LI HASSAM")) == kept
+    assert unverified_where_readings_differ(kept, _reading("JM38750", surname="LI HASSAM")) == kept
 
 
 def _business_reading(document_type: str, confidence: float, fields: int) -> EngineResult:
@@ -211,10 +205,10 @@ def test_readings_of_different_types_are_weighed_by_their_classification() -> No
     are still weighed by their fields."""
     invoice = _business_reading("invoice", 0.9, 9)
     statement = _business_reading("bank_statement", 0.36, 11)
-    assert not _reads_better(statement, invoice)
-    assert _reads_better(invoice, statement)
-    assert _reads_better(_business_reading("invoice", 0.5, 9), _business_reading("invoice", 0.9, 5))
-    assert _reads_better(_business_reading("invoice", 0.5, 1), _business_reading("other", 0.9, 0))
+    assert not reads_better(statement, invoice)
+    assert reads_better(invoice, statement)
+    assert reads_better(_business_reading("invoice", 0.5, 9), _business_reading("invoice", 0.9, 5))
+    assert reads_better(_business_reading("invoice", 0.5, 1), _business_reading("other", 0.9, 0))
 
 
 def test_an_mrz_surname_one_ocr_confusion_from_a_common_name_is_doubted(passport_page: bytes) -> None:
@@ -251,7 +245,9 @@ def test_a_verified_mrz_number_its_print_repeats_is_confirmed(passport_page: byt
         lines = tuple(
             Line(t, 0.95, (0.1, 0.1 + i / 20, 0.6, 0.14 + i / 20), 1) for i, t in enumerate(printed)
         )
-        result = _result_from_mrz(reading, PageText(1, lines, "ocr"), pages=1, hint=None, timer=_Timer())
+        result = identity_result(
+            reading, PageText(1, lines, "ocr"), pages=1, hint=None, ctx=EngineContext.from_environment()
+        )
         return result.fields["document_number"]
 
     assert number("PASSPORT", "Document No. L898902C3").confidence == 0.98
@@ -292,7 +288,9 @@ def test_the_print_overrules_the_mrz_number_only_where_its_recogniser_was_unsure
         Line("PASSPORT", 0.95, (0.1, 0.1, 0.6, 0.14), 1),
         Line("No. L8989U2C3", 0.95, (0.1, 0.2, 0.6, 0.24), 1),
     )
-    result = _result_from_mrz(reading, PageText(1, lines, "ocr"), pages=1, hint=None, timer=_Timer())
+    result = identity_result(
+        reading, PageText(1, lines, "ocr"), pages=1, hint=None, ctx=EngineContext.from_environment()
+    )
     number = result.fields["document_number"]
     assert (number.value, number.valid) == (value, valid)
     assert [c.passed for c in result.checks if c.name == "mrz_check_digits"] == [valid]
@@ -345,7 +343,9 @@ def test_an_issuing_state_page_ocr_reads_as_another_state_goes_to_a_person(passp
             Line("PASSPORT", 0.95, (0.1, 0.1, 0.6, 0.14), 1),
             Line(first_line, 0.9, (0.1, 0.8, 0.9, 0.84), 1),
         )
-        return _result_from_mrz(reading, PageText(1, lines, "ocr"), pages=1, hint=None, timer=_Timer())
+        return identity_result(
+            reading, PageText(1, lines, "ocr"), pages=1, hint=None, ctx=EngineContext.from_environment()
+        )
 
     disputed = result("P<URYERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<")
     assert (disputed.fields["issuing_country"].value, disputed.fields["issuing_country"].valid) == (
@@ -427,5 +427,5 @@ def test_nationality_and_issuer_a_letter_apart_are_in_doubt(
             issuer, 0.6 if doubted == "issuing_country" else 0.96, 1, None, "mrz", True
         ),
     }
-    out = _doubt_states_a_letter_apart(fields)
+    out = doubt_states_a_letter_apart(fields)
     assert {name for name, f in out.items() if f.valid is False} == ({doubted} if doubted else set())
