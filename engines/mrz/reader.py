@@ -18,6 +18,7 @@ Nothing here logs or returns text other than through the typed reading: values a
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import re
 import time
@@ -150,6 +151,7 @@ def read_mrz(
     ocr: Ocr | None = None,
     line_quads: Sequence[np.ndarray] | None = None,
     turn: int = 0,
+    today: dt.date | None = None,
 ) -> MrzReading | None:
     """Read the MRZ of a page (BGR array or encoded PNG/JPEG), or None when it has none.
 
@@ -163,14 +165,16 @@ def read_mrz(
     pixels), which spares the first attempt its own detection; a page they give no clear reading
     of is searched with the reader's own detection next. ``turn``: the degrees clockwise whole-page
     OCR turned the page by to read it, tried next: the reader's own vote on a few long lines'
-    orientation misses some upside-down pages that the whole page's text settles.
+    orientation misses some upside-down pages that the whole page's text settles. ``today``: the
+    date two-digit years are read against (a birth year is never in the future), the clock's when
+    not given.
     """
     if isinstance(image, bytes):
         image = decode_image(image)
     ocr = ocr or get_ocr()
     timer = _Timer()
 
-    hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS, line_quads)
+    hypothesis, looks = _read_upright(image, ocr, timer, DETECT_PIXELS, line_quads, today=today)
     best = (hypothesis, 0) if hypothesis is not None else None
     page_pixels = image.shape[0] * image.shape[1]
     attempts = _further_attempts(looks, page_pixels)
@@ -183,7 +187,7 @@ def read_mrz(
     for degrees, pixels in attempts:  # (grows while it runs: a turn that shows filler earns a closer look)
         if best is not None and best[0].good_enough:
             break
-        hypothesis, seen = _read_upright(rotate(image, degrees), ocr, timer, pixels)
+        hypothesis, seen = _read_upright(rotate(image, degrees), ocr, timer, pixels, today=today)
         if hypothesis is not None and (best is None or hypothesis.score > best[0].score):
             best = (hypothesis, degrees)
         closer = closer_look(seen, degrees, page_pixels)
@@ -254,7 +258,13 @@ def _ink_crop(page: np.ndarray, line: LineGeom, *, grow: float = 1.0, stretch: f
 
 
 def _read_upright(
-    page: np.ndarray, ocr: Ocr, timer: _Timer, pixels: int, detected: Sequence[np.ndarray] | None = None
+    page: np.ndarray,
+    ocr: Ocr,
+    timer: _Timer,
+    pixels: int,
+    detected: Sequence[np.ndarray] | None = None,
+    *,
+    today: dt.date | None = None,
 ) -> tuple[_Hypothesis | None, Looks]:
     """The best MRZ hypothesis on an upright page, and how the page's text looked.
 
@@ -297,14 +307,16 @@ def _read_upright(
             # '<' are mostly phone numbers and references, not MRZs)
             recipes = _CROP_RECIPES if any("<" in c.text for c in zone) else _CROP_RECIPES[:1]
             for fmt, layout in _layouts(zone, complete=True):
-                best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, recipes))
+                best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, recipes, today=today))
                 if best is not None and best.good_enough:
                     return best, looks
     for zone in _zones(_merge_pieces(candidates)):
         if not any("<<" in c.text for c in zone):
             continue  # a lone line with no filler run is too weak a seed to search around
         for fmt, layout in _layouts(zone, complete=False):
-            best = _better(best, _decode(page, ocr, fmt, layout, cache, timer, _CROP_RECIPES[:1]))
+            best = _better(
+                best, _decode(page, ocr, fmt, layout, cache, timer, _CROP_RECIPES[:1], today=today)
+            )
             if best is not None and best.good_enough:
                 return best, looks
     if best is not None and best.good_enough:
@@ -502,6 +514,8 @@ def _decode(
     cache: dict[tuple[int, ...], np.ndarray],
     timer: _Timer,
     recipes: tuple[tuple[float, float | None], ...] = _CROP_RECIPES,
+    *,
+    today: dt.date | None = None,
 ) -> _Hypothesis | None:
     """Recognise each line of one layout (cached: layouts share lines) and decode it as ``fmt``."""
     decoded: list[DecodedLine] = []
@@ -537,8 +551,8 @@ def _decode(
         options = options_from_alternatives(fmt, texts, [d.alternatives for d in decoded])
         repair = repair_decoded(fmt, texts, options)
         try:
-            raw_passed = sum(parse_mrz(texts).check_digits.values())
-            parsed = parse_mrz(repair.lines)
+            raw_passed = sum(parse_mrz(texts, today=today).check_digits.values())
+            parsed = parse_mrz(repair.lines, today=today)
         except MrzParseError:
             return None
     crops = [geom.padded(_CROP_PAD) for geom in geoms]

@@ -71,6 +71,7 @@ class IdentityZones:
                 state.images[number - 1],
                 line_quads=frame.line_quads if frame is not None else None,
                 turn=frame.turn if frame is not None else 0,
+                today=ctx.today,
             )
             if reading is not None:
                 return replace(state, identity=IdentityZone(reading, state.texts[number - 1]))

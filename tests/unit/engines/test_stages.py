@@ -149,3 +149,16 @@ def test_both_second_looks_keep_a_reading_by_one_rule() -> None:
     assert not enlarged_kept("other", 0.9)  # still nothing recognised
     assert reads_better(_reading("invoice", 0.5), _reading("other", 0.9))
     assert not reads_better(_reading("invoice", 0.5), _reading("receipt", 0.9))
+
+
+@pytest.mark.skipif(mrz_font() is None, reason="no monospaced font installed to draw an MRZ")
+def test_the_mrz_reads_two_digit_years_against_the_contexts_date() -> None:
+    """GIVEN a passport born in '74 read as of 2031 and as of 2080
+    THEN the birth year is 1974 and 2074: the latest that is not in the reading's future, and
+    that future is the context's, not the clock's."""
+    page = render_page(TD3)
+    now = read_document([page], context=EngineContext(today=A_DAY)).fields["date_of_birth"].value
+    then = (
+        read_document([page], context=EngineContext(today=dt.date(2080, 6, 1))).fields["date_of_birth"].value
+    )
+    assert (now, then) == ("1974-08-12", "2074-08-12")
