@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engines.classify import DOCUMENT_TYPES, classify_text, identity_classification, printed_identity_type
+from engines.classify import (
+    DOCUMENT_TYPES,
+    classify_by_cues,
+    classify_text,
+    identity_classification,
+    printed_identity_type,
+)
 from engines.layout import Line, PageText
 
 
@@ -856,7 +862,7 @@ def test_a_cue_glued_to_the_number_it_captions_still_counts() -> None:
 
 def test_a_number_glued_to_a_cue_ending_in_a_digit_is_no_cue() -> None:
     """ "net 30" is an invoice's term of payment; "net 300" (a weight) is not."""
-    assert classify_text([_page("Rice 5kg", "net 300 g", "Water", "2,50")]).document_type == "other"
+    assert classify_by_cues([_page("Rice 5kg", "net 300 g", "Water", "2,50")]).document_type == "other"
 
 
 def test_a_page_titled_invoice_over_a_total_is_an_invoice_though_blur_hid_the_rest() -> None:

@@ -358,12 +358,18 @@ def test_an_issuing_state_page_ocr_reads_as_another_state_goes_to_a_person(passp
     assert [c.passed for c in agreeing.checks if c.name == "mrz_read_alike_by_page_ocr"] == [True]
 
 
-def test_a_photo_whose_small_print_nothing_classifies_is_read_again_enlarged() -> None:
+def test_a_photo_whose_small_print_nothing_classifies_is_read_again_enlarged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """GIVEN a generated phone photo of a water bill (blurred, downscaled to half, its captions in
-    small grey print) whose words OCR at the usual size cannot classify
+    small grey print) whose words OCR at the usual size cannot classify by their cues (no fitted
+    model, as on an engine version not yet refitted: with one, this photo classifies at once)
     WHEN the document is read
     THEN it is read a second time enlarged, and that reading names it a proof of address."""
+    from engines import doctype_model
     from engines.classify import classify_text
+
+    monkeypatch.setattr(doctype_model, "current", lambda: None)
     from engines.page_text import ocr_page_text
     from synth.documents import document_rng, generate_document
 
