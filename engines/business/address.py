@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from difflib import SequenceMatcher
+
+from rapidfuzz.distance import Indel
 
 from engines.business.fields import (
     Candidate,
@@ -326,7 +327,9 @@ def _same_organisation(name: str, issuer: str) -> bool:
     if name == issuer:
         return True
     squashed, target = name.replace(" ", ""), issuer.replace(" ", "")
-    return len(target) >= 8 and SequenceMatcher(None, squashed, target).ratio() >= 0.85
+    # the share of letters the two keep in common (2·LCS over both lengths): dropped letters cost
+    # what they cost difflib's ratio, in C and without its greedy blocks
+    return len(target) >= 8 and Indel.normalized_similarity(squashed, target) >= 0.85
 
 
 _STREET_ABBREVIATIONS = "ST|AVE|AV|CT|DR|RD|LN|BLVD|PL|TER|CIR|PKWY|HWY|SQ|CRES|CL|GR|WAY"
