@@ -5,4 +5,4 @@ and by apps/extraction's validators. Nothing here may import Django or touch the
 """
 
 ENGINE_NAME = "cpu-reference"
-ENGINE_VERSION = "0.2.144"
+ENGINE_VERSION = "0.3.0"

@@ -100,6 +100,9 @@ class MonotoneMap:
 class Calibration:
     version: str
     maps: dict[str, MonotoneMap]
+    # the engine version whose readings the maps were fitted on ("" where unknown): a map fitted
+    # on one engine's confidences says little of another's, so a new engine version is refitted
+    engine_version: str = ""
 
     def calibrate(
         self,
@@ -161,7 +164,11 @@ class Calibration:
         return round(min(max(value, _FLOOR), _CEILING), 4)
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "maps": {k: m.to_json() for k, m in sorted(self.maps.items())}}
+        return {
+            "version": self.version,
+            "engine_version": self.engine_version,
+            "maps": {k: m.to_json() for k, m in sorted(self.maps.items())},
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
@@ -169,7 +176,9 @@ class Calibration:
             key: MonotoneMap(tuple(m["knots"]), tuple(m["values"]), int(m["examples"]), m.get("support"))
             for key, m in data["maps"].items()
         }
-        return cls(version=str(data["version"]), maps=maps)
+        return cls(
+            version=str(data["version"]), maps=maps, engine_version=str(data.get("engine_version", ""))
+        )
 
 
 IDENTITY = Calibration(version="identity", maps={})
@@ -236,7 +245,11 @@ def _support(by_x: dict[float, list[float]]) -> float:
 
 
 def fit(
-    examples: Iterable[Example], *, version: str | None = None, types: Iterable[TypeExample] = ()
+    examples: Iterable[Example],
+    *,
+    version: str | None = None,
+    types: Iterable[TypeExample] = (),
+    engine_version: str = "",
 ) -> Calibration:
     """One map per evidence class with at least MIN_EXAMPLES examples, at every level of detail
     but one: failed validations are never pooled across sources (a check digit's failure and a
@@ -252,7 +265,9 @@ def fit(
             by_key[key].append((example.raw_confidence, example.correct))
     by_key.pop(f"*|*|{_validity(False, True)}", None)
     maps = {key: isotonic(points) for key, points in by_key.items() if len(points) >= MIN_EXAMPLES}
-    return Calibration(version=version or f"isotonic-{dt.date.today().isoformat()}", maps=maps)
+    return Calibration(
+        version=version or f"isotonic-{dt.date.today().isoformat()}", maps=maps, engine_version=engine_version
+    )
 
 
 def save(calibration: Calibration, path: Path = ARTEFACT_PATH) -> None:

@@ -4,7 +4,7 @@ The two OCR readers (engines.second_reading) agree on most misreadings of a name
 both see "rn" as "m" in a blurred HERNÁNDEZ, both drop the dot below NGUYỆT's E. Their
 agreement marks the name cross-checked, and no check digit or arithmetic guards a name, so such
 a value was approved straight through. What still tells it apart is that the reading is not a
-name people have, while the spelling one confusion away is (engines.business.common_names).
+name people have, while the spelling one confusion away is (engines.knowledge.COMMON_NAMES, from engines/knowledge/names/).
 
 A word is doubted only then: a name that is common as read, or unknown and near no common
 name, is left alone (an unknown name is no evidence of a misreading). Accents are doubted only
@@ -26,7 +26,7 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from engines.business.common_names import COMMON_NAMES
+from engines.knowledge import COMMON_NAMES
 from engines.spec import PERSON_NAME_FIELDS, fields_in_format
 from engines.types import Check, FieldResult
 

@@ -9,10 +9,9 @@ import dataclasses
 import re
 from collections.abc import Callable, Sequence
 
-from engines.business.common_names import COMMON_NAMES
 from engines.business.fields import Candidate, PageIndex, Parsed, repair_eszett, text_parser
 from engines.business.labels import is_title, without_trailing_title
-from engines.knowledge import KNOWLEDGE, alternation
+from engines.knowledge import COMMON_NAMES, KNOWLEDGE, alternation
 from engines.layout import Line
 from engines.types import FieldResult
 from engines.validators import find_amounts, find_dates

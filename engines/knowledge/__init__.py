@@ -427,6 +427,9 @@ def read_names(*paths: Path) -> frozenset[str]:
 
 
 KNOWLEDGE = load()
+# Common given names and surnames as their bearers print them (accents included), written by hand
+# from public name-frequency knowledge. Not every name: a word missing is simply unknown; the
+# list lets engines.business.name_spelling notice a reading one OCR confusion from a common name.
 COMMON_NAMES: frozenset[str] = read_names(
     KNOWLEDGE_DIR / "names" / "surnames.txt", KNOWLEDGE_DIR / "names" / "given_names.txt"
 )

@@ -42,10 +42,16 @@ class Command(BaseCommand):
         if not examples:
             raise CommandError("the engine returned no fields on these folders: nothing to fit")
         version = options["version_name"] or f"isotonic-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M}"
-        fitted = calibration_maps.fit(examples, version=version, types=type_examples(samples))
+        engine_versions = sorted({s.result.engine_version for s in samples if s.result is not None})
+        if len(engine_versions) != 1:
+            raise CommandError(f"the folders were read by engine versions {engine_versions}: fit on one")
+        fitted = calibration_maps.fit(
+            examples, version=version, types=type_examples(samples), engine_version=engine_versions[0]
+        )
         calibration_maps.save(fitted, options["out"])
         right = Counter(e.correct for e in examples)
         self.stdout.write(
             f"fitted {len(fitted.maps)} maps on {len(examples)} fields from {len(samples)} documents "
-            f"({right[True]} right, {right[False]} wrong); wrote {options['out']} ({version})"
+            f"({right[True]} right, {right[False]} wrong) read by engine {engine_versions[0]}; "
+            f"wrote {options['out']} ({version})"
         )
