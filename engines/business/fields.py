@@ -199,11 +199,13 @@ def _right_of(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> Can
         if parsed is None:
             passed_a_caption = passed_a_caption or _has_cell_below(index, other)
             continue
-        if passed_a_caption:
+        if passed_a_caption or _another_sections_caption(index, line, other):
             # A header row of captions, each over its value, that OCR set in one row with the
             # values (rows touching): "Rechnungsdatum | Fälliger Betrag | Fällig am" over
             # "2025-03-28 | 228,49 EUR | 2025-04-11". The label's value is the one under it, not
-            # the first that parses right of it, past a caption OCR misspelt ("Falig am").
+            # the first that parses right of it, past a caption OCR misspelt ("Falig am"). So too
+            # where the line right of the label heads a block of its own, as the label heads its
+            # ("Customer" over the customer's address, "How to pay" over the bank details).
             under = _below(index, hit, line, parse, below_rows=1)
             if under is not None:
                 return under
@@ -213,15 +215,31 @@ def _right_of(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> Can
     return None
 
 
-def _has_cell_below(index: PageIndex, cell: Line) -> bool:
-    """Is a line printed just under ``cell``, overlapping its columns (a caption over its value)?"""
+def _has_cell_below(index: PageIndex, cell: Line, *, within: float = 1.0) -> bool:
+    """Is a line printed just under ``cell`` (``within`` line heights), overlapping its columns
+    (a caption over its value)?"""
     return any(
         other is not cell
         and cell.y_center + 0.5 * cell.height < other.y_center
-        and other.y0 - cell.y1 <= cell.height
+        and other.y0 - cell.y1 <= within * cell.height
         and _overlap(other.bbox, cell.bbox) > 0
         for other in index.page.lines
     )
+
+
+def _another_sections_caption(index: PageIndex, label: Line, other: Line) -> bool:
+    """Is ``other``, right of ``label`` in its row, the caption of another section of the page, as
+    ``label`` captions its own ("Customer" over an address beside "How to pay" over bank details):
+    in another column, each over a block of lines set a line or two under it?"""
+    return (
+        other.x0 - label.x1 > _SECTION_COLUMN_GAP
+        and _has_cell_below(index, label, within=_SECTION_CAPTION_GAP)
+        and _has_cell_below(index, other, within=_SECTION_CAPTION_GAP)
+    )
+
+
+_SECTION_CAPTION_GAP = 2.0  # line heights between a section's caption and its first line
+_SECTION_COLUMN_GAP = 0.15  # of the page's width: wider than a label's gap to its value
 
 
 def _right_near(index: PageIndex, hit: LabelHit, line: Line, parse: Parser) -> Candidate | None:

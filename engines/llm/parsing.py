@@ -3,7 +3,8 @@
 Guided decoding makes the output valid JSON *unless it is cut short* (``max_tokens`` reached, the
 request cancelled). So the parser keeps every member completed before the cut and drops the one
 being written, and it tolerates what models put around JSON (code fences, a word before it,
-anything after the closing brace). What it cannot read — no object at all, or a syntax error in
+anything after the closing brace) and a raw control character inside a string (which guided
+decoders' string rules let through). What it cannot read — no object at all, or a syntax error in
 the middle — fails with one clear error code, ``model_output_unusable``.
 
 Each top-level value's character span in the generated text is recorded, because a value's
@@ -119,7 +120,12 @@ class _Parser:
                 out.append(self.escape())
                 continue
             if char < " ":
-                raise _Invalid(f"control character in a string at {self.pos}")
+                # JSON forbids a raw control character in a string, but guided decoders' string
+                # rules let a model write one (xgrammar, a byte-fallback token): it is no part of
+                # any value a document prints, so it reads as the space it stands between words
+                out.append(" ")
+                self.pos += 1
+                continue
             out.append(char)
             self.pos += 1
 

@@ -2526,3 +2526,23 @@ def test_a_brand_line_over_the_name_it_repeats_is_not_joined_to_it() -> None:
     heading = [(0.10, 0.30, "AEON"), (0.14, 0.20, "AEON TEBRAU CITY")]
     got = values(read_receipt([_with_heading(heading, RECEIPT_BODY)]))["merchant_name"]
     assert got in ("AEON", "AEON TEBRAU CITY")
+
+
+def test_a_customer_caption_beside_another_sections_caption_takes_the_name_below_it() -> None:
+    """GIVEN an invoice whose "Customer" caption heads the customer's address block while "How to
+    pay", in the page's other column on the same row, heads the bank details
+    THEN the customer is the name under its caption, not the other section's caption."""
+    rows = [
+        (0.04, [(0.08, "Northgate Legal Services")]),
+        (0.08, [(0.75, "INVOICE")]),
+        (0.16, [(0.09, "INVOICE #"), (0.37, "DATE")]),
+        (0.18, [(0.09, "2023/7378"), (0.37, "21 Sep 2023")]),
+        (0.22, [(0.08, "Customer"), (0.53, "How to pay")]),
+        (0.245, [(0.08, "Ambleside IT Solutions Ltd"), (0.53, "IBAN GB86 DJGH 9425 0863 2335 13")]),
+        (0.265, [(0.08, "Flat 18, 240 Kingsmere Road"), (0.53, "BIC XAJXGBXX")]),
+        (0.285, [(0.08, "Reading RG8 1EX")]),
+        (0.35, [(0.09, "Item"), (0.77, "Line total")]),
+        (0.38, [(0.09, "Annual software licence"), (0.84, "£4,118.00")]),
+        (0.46, [(0.60, "Total due"), (0.84, "£4,118.00")]),
+    ]
+    assert values(read_invoice([page(rows)]))["customer_name"] == "AMBLESIDE IT SOLUTIONS LTD"
