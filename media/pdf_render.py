@@ -184,12 +184,11 @@ def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:
     textpage = page.get_textpage()
     try:
         chars = _CharBoxes(textpage)
-        rect_count = textpage.count_rects()
-        if rect_count and chars.boxed.sum() / rect_count < _GLYPHS_PER_RUN_SET_AS_GLYPHS:
+        # every rect first: run_in asks PDFium for other rects, which resets its list
+        rects = [textpage.get_rect(index) for index in range(textpage.count_rects())]
+        if rects and chars.share_of_single_glyphs(rects) >= _SINGLE_GLYPH_SHARE_SET_AS_GLYPHS:
             runs = _glyph_runs(textpage, chars)
         else:
-            # every rect first: run_in asks PDFium for other rects, which resets its list
-            rects = [textpage.get_rect(index) for index in range(rect_count)]
             runs = [chars.run_in(textpage, rect) for rect in rects]
         lines = []
         for text, (left, bottom, right, top) in runs:
@@ -204,8 +203,9 @@ def _text_layer(page: Any, width_pt: float, height_pt: float) -> str:
         textpage.close()
 
 
-# A page whose rects hold fewer glyphs than this on average was set glyph by glyph.
-_GLYPHS_PER_RUN_SET_AS_GLYPHS = 2.5
+# A page where this share of PDFium's rects hold one glyph or none was set glyph by glyph (measured:
+# Chromium's pages 0.47 to 1.0, in part or wholly; pages set in runs by fpdf2 0.22 at most).
+_SINGLE_GLYPH_SHARE_SET_AS_GLYPHS = 0.4
 # Within one run, in ems of the font: glyphs sit on one baseline, may overlap by kerning and lie
 # closer than a word space (about 0.25 em), and words are parted by a space character (written by
 # the generator or inserted by PDFium); a label and its value, or two columns, lie further apart.
@@ -282,6 +282,18 @@ class _CharBoxes:
             [pdfium.raw.FPDFText_GetFontSize(textpage.raw, index) for index in range(len(boxes))],
             dtype=np.float64,
         )
+
+    def share_of_single_glyphs(self, rects: list[Box]) -> float:
+        """The share of ``rects`` whose bounds hold the centre of one glyph or none."""
+        bounds = np.array(rects, dtype=np.float64).reshape(-1, 4)
+        cx, cy = self.centre_x[self.boxed], self.centre_y[self.boxed]
+        inside = (
+            (cx[None, :] >= bounds[:, 0:1])
+            & (cx[None, :] <= bounds[:, 2:3])
+            & (cy[None, :] >= bounds[:, 1:2])
+            & (cy[None, :] <= bounds[:, 3:4])
+        )
+        return float((inside.sum(axis=1) <= 1).mean())
 
     def run_in(self, textpage: Any, rect: Box) -> tuple[str, Box]:
         left, bottom, right, top = rect

@@ -83,3 +83,29 @@ def test_a_page_set_in_runs_keeps_pdfiums_runs() -> None:
     close together stay the two runs the typesetter made."""
     lines = _page_lines(_pdf((20, 40, "Total:"), (33, 40, "12.50")))
     assert lines == ["Total:", "12.50"]
+
+
+def test_a_page_set_partly_glyph_by_glyph_reads_as_runs_of_words() -> None:
+    """GIVEN a browser's page where some text was set in runs (whole-pixel type sizes group) and
+    the rest glyph by glyph, so that PDFium's rects average several glyphs each
+    THEN the glyph-by-glyph text still reads as words, and the runs as they were set."""
+    pdf = FPDF(unit="pt")
+    pdf.add_page(format=(595, 842))
+    pdf.set_font("Helvetica", size=10)
+    pdf.text(500, 820, "Page 1 of 1 printed by the statement service")
+    for y, text in ((100, "Northbridge Bank plc"), (130, "78 Castle Wynd"), (160, "Sheffield")):
+        x = 50.0
+        for word_index, word in enumerate(text.split(" ")):
+            x += 2.5 if word_index else 0.0
+            for char in word:
+                pdf.text(x, y, char)
+                x += pdf.get_string_width(char)
+    lines = _page_lines(bytes(pdf.output()))
+    assert sorted(lines) == sorted(
+        [
+            "Northbridge Bank plc",
+            "78 Castle Wynd",
+            "Sheffield",
+            "Page 1 of 1 printed by the statement service",
+        ]
+    )
