@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import logging
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
@@ -29,7 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engines import ENGINE_VERSION
 from engines.spec import field_family
+
+logger = logging.getLogger(__name__)
 
 ARTEFACT_PATH = Path(__file__).resolve().parent / "artefacts" / "calibration.json"
 MIN_EXAMPLES = 25  # fewer labelled examples than this and a class borrows its parent's map
@@ -281,5 +285,16 @@ def load(path: Path) -> Calibration:
 
 @functools.cache
 def current() -> Calibration:
-    """The shipped artefact, or raw scores unchanged when none has been fitted yet."""
-    return load(ARTEFACT_PATH) if ARTEFACT_PATH.exists() else IDENTITY
+    """The shipped artefact, or raw scores unchanged when none has been fitted yet. One fitted on
+    another engine version's readings is used, and said so once: `make refit` fits it anew."""
+    if not ARTEFACT_PATH.exists():
+        return IDENTITY
+    shipped = load(ARTEFACT_PATH)
+    if shipped.engine_version != ENGINE_VERSION:
+        logger.warning(
+            "Calibration %s was fitted on engine %s; this is engine %s (make refit)",
+            shipped.version,
+            shipped.engine_version or "unknown",
+            ENGINE_VERSION,
+        )
+    return shipped
