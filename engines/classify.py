@@ -860,7 +860,15 @@ def classify_with_model(
         # (an MRZ line the reader could not read whole, a licence holder's AAMVA description),
         # which decides whatever the words around it say
         return cues
-    return combine(cues, model.probabilities(pages))
+    combined = combine(cues, model.probabilities(pages))
+    # The calibration of a type's confidence was fitted on the cues' probabilities, and the product
+    # of two opinions is surer than either: until both are refitted together, the confidence
+    # claimed is no more than the cues' own for the type chosen (where the model overruled the
+    # cues, they doubted it, and the document goes to a person).
+    cue_confidence = cues.probabilities.get(combined.document_type, 0.0)
+    return Classification(
+        combined.document_type, min(combined.confidence, cue_confidence), combined.probabilities
+    )
 
 
 def _machine_readable_identity(pages: Sequence[PageText]) -> bool:
