@@ -91,6 +91,8 @@ WORD_CATEGORIES: Mapping[str, str] = MappingProxyType(
         "accented_capitals": TEXT,
         # engines/business/accents.py
         "customary_accents": TEXT,
+        # engines/stages/identity.py
+        "identity_words": TEXT,
     }
 )
 

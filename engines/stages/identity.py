@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from engines.business.name_spelling import MRZ_NAME_FIELDS, doubt_uncommon_spellings
 from engines.classify import identity_classification, printed_identity_type
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import PageText
 from engines.mrz.page_reading import codes_read_otherwise
 from engines.mrz.reader import MrzFieldReading, MrzReading, looks_like_mrz_line, read_mrz
@@ -46,10 +47,7 @@ _PRINT_CONFIRMED_CONFIDENCE = 0.98
 # the print to overrule it (an OCR-B G read at 0.994, 6 at 0.005, stays a G)
 _PRINT_OVERRULES_MRZ_MIN_PROBABILITY = 0.02
 _SPARSE_PAGE_LINES = 12
-_IDENTITY_WORDS = re.compile(
-    r"passport|passeport|reisepass|pasaporte|passaporto|paspoort|identity|identit|ausweis|"
-    r"nationality|nationalit|staatsangeh|nacionalidad|cittadinanza|nationaliteit|surname|given name"
-)
+_IDENTITY_WORDS = re.compile(alternation(KNOWLEDGE.words("identity_words")))
 
 
 class IdentityZones:
