@@ -92,7 +92,9 @@ def test_a_page_set_partly_glyph_by_glyph_reads_as_runs_of_words() -> None:
     pdf = FPDF(unit="pt")
     pdf.add_page(format=(595, 842))
     pdf.set_font("Helvetica", size=10)
-    pdf.text(500, 820, "Page 1 of 1 printed by the statement service")
+    pdf.text(300, 820, "Page 1 of 1 printed by the statement service")
+    for row in range(8):  # enough text set in runs that the rects average far more than a glyph
+        pdf.text(300, 400 + 20 * row, f"Opening balance carried forward, line {row}")
     for y, text in ((100, "Northbridge Bank plc"), (130, "78 Castle Wynd"), (160, "Sheffield")):
         x = 50.0
         for word_index, word in enumerate(text.split(" ")):
@@ -107,5 +109,6 @@ def test_a_page_set_partly_glyph_by_glyph_reads_as_runs_of_words() -> None:
             "78 Castle Wynd",
             "Sheffield",
             "Page 1 of 1 printed by the statement service",
+            *(f"Opening balance carried forward, line {row}" for row in range(8)),
         ]
     )
