@@ -26,11 +26,20 @@ import cv2
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from engines.aamva import CANONICAL_FIELDS, AamvaError, AamvaRecord, looks_like_aamva, parse_aamva
-from engines.aamva_iin import CAN, IIN_JURISDICTIONS, USA
-from engines.barcode import Barcode, read_barcodes
+from engines.aamva import CANONICAL_FIELDS, AamvaRecord
+from engines.aamva_iin import CAN, IIN_JURISDICTIONS, JURISDICTION_NAMES, USA
+from engines.aamva_names import split_suffix
+from engines.barcode import Barcode
 from engines.images import unrotate_bbox
 from engines.layout import Line, PageText, rows, sort_reading_order
+from engines.licence_barcode import (
+    BarcodeScan,
+    failed_parse_check,
+    parsed_check,
+    scan_for_aamva,
+    settle_name_order,
+    truncated_check,
+)
 from engines.types import BBox, Check, Extracted, FieldResult
 
 logger = logging.getLogger(__name__)
@@ -45,23 +54,8 @@ _INLINE, _BESIDE, _BELOW, _INFERRED = 0.8, 0.75, 0.7, 0.6  # how a front value w
 _HOW = {_INLINE: "inline", _BESIDE: "beside", _BELOW: "below", _INFERRED: "inferred"}
 _MIN_SCORE_WITHOUT_BARCODE = 0.5  # below this, a page without an AAMVA barcode is no licence
 _CONFIDENT_OCR = 0.9  # a front reading below this OCR score cannot contradict the barcode
+_BARCODE_ORDER_UNSETTLED = 0.5  # a full name whose word order neither the barcode nor the front said
 
-JURISDICTION_NAMES: dict[str, str] = {
-    "ALABAMA": "AL", "ALASKA": "AK", "ARIZONA": "AZ", "ARKANSAS": "AR", "CALIFORNIA": "CA",
-    "COLORADO": "CO", "CONNECTICUT": "CT", "DELAWARE": "DE", "DISTRICT OF COLUMBIA": "DC",
-    "FLORIDA": "FL", "GEORGIA": "GA", "HAWAII": "HI", "IDAHO": "ID", "ILLINOIS": "IL", "INDIANA": "IN",
-    "IOWA": "IA", "KANSAS": "KS", "KENTUCKY": "KY", "LOUISIANA": "LA", "MAINE": "ME", "MARYLAND": "MD",
-    "MASSACHUSETTS": "MA", "MICHIGAN": "MI", "MINNESOTA": "MN", "MISSISSIPPI": "MS", "MISSOURI": "MO",
-    "MONTANA": "MT", "NEBRASKA": "NE", "NEVADA": "NV", "NEW HAMPSHIRE": "NH", "NEW JERSEY": "NJ",
-    "NEW MEXICO": "NM", "NEW YORK": "NY", "NORTH CAROLINA": "NC", "NORTH DAKOTA": "ND", "OHIO": "OH",
-    "OKLAHOMA": "OK", "OREGON": "OR", "PENNSYLVANIA": "PA", "RHODE ISLAND": "RI",
-    "SOUTH CAROLINA": "SC", "SOUTH DAKOTA": "SD", "TENNESSEE": "TN", "TEXAS": "TX", "UTAH": "UT",
-    "VERMONT": "VT", "VIRGINIA": "VA", "WASHINGTON": "WA", "WEST VIRGINIA": "WV", "WISCONSIN": "WI",
-    "WYOMING": "WY", "PUERTO RICO": "PR", "GUAM": "GU", "ALBERTA": "AB", "BRITISH COLUMBIA": "BC",
-    "MANITOBA": "MB", "NEW BRUNSWICK": "NB", "NEWFOUNDLAND AND LABRADOR": "NL", "NOVA SCOTIA": "NS",
-    "NORTHWEST TERRITORIES": "NT", "NUNAVUT": "NU", "ONTARIO": "ON", "PRINCE EDWARD ISLAND": "PE",
-    "QUEBEC": "QC", "QUÉBEC": "QC", "SASKATCHEWAN": "SK", "YUKON": "YT",
-}  # fmt: skip
 REGION_CODES = frozenset(JURISDICTION_NAMES.values())
 CANADIAN_REGIONS = frozenset(code for code, country in IIN_JURISDICTIONS.values() if country == CAN)
 
@@ -91,22 +85,33 @@ class FrontValue:
 def read_driver_license(pages: list[PageText], images: list[np.ndarray]) -> Extracted | None:
     """Fields of a driver licence given its pages' text and images (same order, page 1 first).
 
-    None when no page holds an AAMVA barcode and the text does not look like a licence.
+    None when no page holds an AAMVA barcode and the text does not look like a licence. A page
+    whose PDF417 looks like an AAMVA payload but does not parse is a licence whose barcode
+    failed: the front's fields come back with a failed ``barcode_parsed`` check saying why.
     """
-    found = find_aamva_barcode(images)
-    if found is None and looks_like_driver_license(pages) < _MIN_SCORE_WITHOUT_BARCODE:
+    scan = scan_for_aamva(images)
+    if (
+        scan.record is None
+        and scan.failure is None
+        and looks_like_driver_license(pages) < _MIN_SCORE_WITHOUT_BARCODE
+    ):
         return None
     front = read_front(pages, images)
-    if found is None:
+    if scan.record is None or scan.barcode is None:
         logger.info("Driver licence without a readable barcode: %d front fields", len(front))
         fields = {
             name: FieldResult(v.value, round(v.confidence, 4), v.page, v.bbox, "ocr", None)
             for name, v in front.items()
         }
-        checks = [Check("barcode_found", False, "no AAMVA PDF417 barcode decoded on any page")]
+        if scan.failure is not None:
+            checks = [
+                Check("barcode_found", True, f"PDF417 on page {scan.page}"),
+                failed_parse_check(scan.failure),
+            ]
+        else:
+            checks = [Check("barcode_found", False, "no AAMVA PDF417 barcode decoded on any page")]
         return Extracted(fields=_ordered(fields), checks=checks)
-    record, barcode, page = found
-    return _merge(record, barcode, page, front)
+    return _merge(scan.record, scan.barcode, scan.page, front)
 
 
 def looks_like_driver_license(pages: Sequence[PageText]) -> float:
@@ -133,27 +138,12 @@ def looks_like_driver_license(pages: Sequence[PageText]) -> float:
 
 
 def find_aamva_barcode(images: Sequence[np.ndarray]) -> tuple[AamvaRecord, Barcode, int] | None:
-    """The first AAMVA barcode that decodes and parses, with its 1-based page. Later pages are
-    tried first: a licence's back, with the barcode, usually follows its front."""
-    order = list(range(len(images)))[::-1]
-    for index in order:
-        for barcode in read_barcodes(images[index], formats="PDF417"):
-            if not looks_like_aamva(barcode.text):
-                continue
-            try:
-                record = parse_aamva(barcode.text)
-            except AamvaError:
-                logger.info("PDF417 on page %d is no AAMVA licence payload", index + 1)
-                continue
-            logger.info(
-                "AAMVA barcode on page %d: version %s, %d fields, found by %s",
-                index + 1,
-                record.version,
-                len(record.fields),
-                barcode.attempt,
-            )
-            return record, barcode, index + 1
-    return None
+    """The first AAMVA barcode that decodes and parses, with its 1-based page (see
+    :func:`engines.licence_barcode.scan_for_aamva`, which also says why one did not parse)."""
+    scan: BarcodeScan = scan_for_aamva(images)
+    if scan.record is None or scan.barcode is None:
+        return None
+    return scan.record, scan.barcode, scan.page
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,29 +151,47 @@ def find_aamva_barcode(images: Sequence[np.ndarray]) -> tuple[AamvaRecord, Barco
 
 
 def _merge(record: AamvaRecord, barcode: Barcode, page: int, front: dict[str, FrontValue]) -> Extracted:
+    checks = [
+        Check("barcode_found", True, f"AAMVA version {record.version} PDF417 on page {page}"),
+        parsed_check(record),
+    ]
+
+    def agreement(name: str, coded: str, printed: str) -> int:
+        verdict = compare(name, coded, replace(front[name], value=printed))
+        return {"agree": 2, "close": 1}.get(verdict, 0)
+
+    record, order_check = settle_name_order(
+        record, _printed(front, "surname"), _printed(front, "given_names"), agreement
+    )
+    unsettled = order_check is not None and not order_check.passed
+    truncated = record.names.truncated if record.names else ()
     fields: dict[str, FieldResult] = {}
     agreed: list[str] = []
     contradicted: list[str] = []
+    completed: list[str] = []
 
     def others(name: str) -> set[str]:
         return {value for other, value in record.fields.items() if other != name}
 
     for name in CANONICAL_FIELDS:
         coded = record.fields.get(name)
-        printed = front.get(name)
+        printed = front.get("address_street" if name == "address_street_2" else name)
         if coded is None:
-            if printed is not None:
+            if printed is not None and name != "address_street_2":
                 fields[name] = FieldResult(
                     printed.value, round(printed.confidence, 4), printed.page, printed.bbox, "ocr", None
                 )
             continue
-        if printed is None:
-            fields[name] = FieldResult(coded, _BARCODE, page, barcode.bbox, "barcode", None)
+        if printed is not None and name in truncated and _extends(coded, printed):
+            completed.append(name)  # the issuer cut the name to fit; the front prints it whole
+            fields[name] = FieldResult(
+                printed.value, round(printed.confidence, 4), printed.page, printed.bbox, "ocr", True
+            )
             continue
-        verdict = compare(name, coded, printed)
-        if verdict == "disagree" and printed.value in others(name):
+        verdict = _verdict(name, coded, printed, record.fields) if printed is not None else "none"
+        if verdict == "disagree" and printed is not None and printed.value in others(name):
             verdict = "unsure"  # the front's value of another field, picked up by mistake
-        if verdict == "unsure":
+        if verdict in ("none", "unsure") or printed is None:
             fields[name] = FieldResult(coded, _BARCODE, page, barcode.bbox, "barcode", None)
         elif verdict == "agree":
             agreed.append(name)
@@ -194,11 +202,14 @@ def _merge(record: AamvaRecord, barcode: Barcode, page: int, front: dict[str, Fr
         else:
             contradicted.append(name)
             fields[name] = FieldResult(coded, _BARCODE_CONTRADICTED, page, barcode.bbox, "barcode", False)
-    checks = [Check("barcode_found", True, f"AAMVA version {record.version} PDF417 on page {page}")]
+        if unsettled and name in ("surname", "given_names"):
+            field = fields[name]
+            fields[name] = replace(field, confidence=min(field.confidence, _BARCODE_ORDER_UNSETTLED))
     if record.problems:
         checks.append(
             Check("barcode_fields", False, "unreadable in the barcode: " + ", ".join(record.problems))
         )
+    checks += [check for check in (order_check, truncated_check(record, completed)) if check is not None]
     if agreed or contradicted:
         detail = (
             "front disagrees on: " + ", ".join(contradicted)
@@ -213,6 +224,37 @@ def _merge(record: AamvaRecord, barcode: Barcode, page: int, front: dict[str, Fr
         len(contradicted),
     )
     return Extracted(fields=_ordered(fields), checks=checks)
+
+
+def _printed(front: dict[str, FrontValue], name: str) -> str | None:
+    value = front.get(name)
+    return value.value if value is not None else None
+
+
+def _verdict(name: str, coded: str, printed: FrontValue, coded_fields: dict[str, str]) -> str:
+    """The front's verdict on a barcode value. A street whose second line the barcode keeps
+    apart (DAH) is printed on one line on most fronts: the street is compared with and without
+    it, and the second line agrees only when street and second line together do."""
+    street = coded_fields.get("address_street")
+    street_2 = coded_fields.get("address_street_2")
+    if name == "address_street_2":
+        if street is None:
+            return "none"
+        verdict = compare("address_street", f"{street} {coded}", printed)
+        return verdict if verdict in ("agree", "close") else "none"
+    verdict = compare(name, coded, printed)
+    if name == "address_street" and street_2 and verdict not in ("agree",):
+        joined = compare(name, f"{coded} {street_2}", printed)
+        if joined in ("agree", "close"):
+            return joined
+    return verdict
+
+
+def _extends(coded: str, printed: FrontValue) -> bool:
+    """The front prints more of a name the barcode truncated: it starts with the barcode's value,
+    read with a confident OCR score."""
+    a, b = _compact(coded), _compact(printed.value)
+    return printed.ocr_score >= _CONFIDENT_OCR and len(b) > len(a) and b.startswith(a)
 
 
 def compare(name: str, coded: str, printed: FrontValue) -> str:
@@ -555,11 +597,25 @@ def _read_front_upright(pages: Sequence[PageText]) -> dict[str, FrontValue]:
     for name in ("surname", "given_names", "address_city"):
         if name in found:
             found[name] = replace(found[name], value=_letters(found[name].value))
+    _suffix_apart(found)
     if "address_street" in found:
         found["address_street"] = replace(
             found["address_street"], value=respace_street(found["address_street"].value)
         )
     return found
+
+
+def _suffix_apart(found: dict[str, FrontValue]) -> None:
+    """A suffix printed after the given names or the surname ("JOHN Q JR") is its own field, as
+    the barcode keeps it: taken off the name (only words no name is: JR, III, never "V")."""
+    for name in ("given_names", "surname"):
+        value = found.get(name)
+        if value is None or "name_suffix" in found:
+            continue
+        rest, suffix = split_suffix(value.value)
+        if suffix and rest:
+            found[name] = replace(value, value=rest)
+            found["name_suffix"] = replace(value, value=suffix, alternatives=())
 
 
 _DATE_FIELDS = ("date_of_birth", "date_of_issue", "date_of_expiry")  # always in this order in time

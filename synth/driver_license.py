@@ -2,18 +2,22 @@
 
 A licence reader has two sources that must agree: the front, read by OCR, and the barcode on
 the back, which encodes the same data in the AAMVA DL/ID format. This generator draws a
-fictitious holder, encodes them in an AAMVA payload of one of several versions (the
-pre-standard 01 with a full name in DAA and CCYYMMDD dates, 03 with DCT given names, 08, 09, 10;
-Canadian ones with CCYYMMDD dates; some with wrong subfile offsets, as real cards have), prints
-the front in one of four label styles (numbered AAMVA fields "4d DLN", abbreviated "LN"/"FN",
-bilingual captions above values, "LABEL:" inline), and delivers the card as a photocopy of both
-sides on one image or as a two-page PDF, degraded by ``synth.degrade``.
+fictitious holder (some with a suffix, JR or III, and a unit on their street), encodes them in
+an AAMVA payload of one of several versions with the header deviations and name layouts real
+cards have (``synth.aamva_writer``: version 01 with its whole name in DAA or in DAB/DAC/DAD and
+CCYYMMDD dates, 03 with DCT given names, 08, 09, 10; Canadian ones with CCYYMMDD dates; wrong
+subfile offsets, LF for CR, a separator missing or doubled), prints the front in one of four
+label styles (numbered AAMVA fields "4d DLN", abbreviated "LN"/"FN", bilingual captions above
+values, "LABEL:" inline), and delivers the card as a photocopy of both sides on one image or as
+a two-page PDF, degraded by ``synth.degrade``.
 
     data, extension, truth = generate(rng, profile="scan", severity=1.0)
 
 Every random choice comes from ``rng`` in a fixed order: the same generator state gives the same
-bytes. ``truth["fields"]`` holds the ARCHITECTURE §3.2 driver_license fields as the barcode
-encodes them (which the front prints too, unless a test asks for a different front).
+bytes (choices added later come from generators seeded by the licence's own draws, so earlier
+seeds keep their documents). ``truth["fields"]`` holds the driver_license fields of the field
+spec as the barcode encodes them (which the front prints too, unless a test asks for a
+different front): the unit in ``address_street_2`` when the barcode keeps it apart (DAH).
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 import unicodedata
+import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -30,8 +35,9 @@ import cv2
 import numpy as np
 import zxingcpp
 
-from engines.aamva_iin import JURISDICTION_IINS
 from synth import data, degrade, patterns, render
+from synth.aamva_writer import PayloadStyle
+from synth.aamva_writer import aamva_payload as _write_payload
 from synth.identity import IN_CIRCULATION_ON, pick, pick_weighted, random_date, random_string
 from synth.render import Canvas, RenderedDocument, Style
 
@@ -164,10 +170,16 @@ class Licence:
     eyes: str
     hair: str
     discriminator: str
+    suffix: str = ""  # JR, SR, III: its own field, printed after the given names
 
     @property
     def given_names(self) -> str:
         return " ".join(part for part in (self.first_name, self.middle_names) if part)
+
+    @property
+    def printed_given_names(self) -> str:
+        """The given names as the front prints them: with the suffix after them."""
+        return " ".join(part for part in (self.given_names, self.suffix) if part)
 
     @property
     def region(self) -> str:
@@ -186,16 +198,20 @@ class Licence:
     def address_street(self) -> str:
         return " ".join(part for part in (self.street, self.unit) if part)
 
-    def truth_fields(self) -> dict[str, str]:
+    def truth_fields(self, *, unit_apart: bool = False) -> dict[str, str]:
+        """The canonical fields as the barcode encodes them: ``unit_apart`` when the payload keeps
+        the unit in its second address line (DAH), which the field spec keeps apart too."""
         fields = {
             "document_number": self.document_number,
             "surname": self.surname,
             "given_names": self.given_names,
+            "name_suffix": self.suffix,
             "date_of_birth": self.date_of_birth.isoformat(),
             "sex": self.sex,
             "date_of_expiry": self.date_of_expiry.isoformat(),
             "date_of_issue": self.date_of_issue.isoformat(),
-            "address_street": self.address_street,
+            "address_street": self.street if unit_apart else self.address_street,
+            "address_street_2": self.unit if unit_apart else "",
             "address_city": self.city,
             "address_region": self.region,
             "address_postal_code": self.postal_code,
@@ -235,15 +251,17 @@ def compose(
     printed: Licence | None = None,
     layout: str | None = None,
     container: str | None = None,
+    payload_style: PayloadStyle | None = None,
 ) -> tuple[bytes, str, dict[str, Any]]:
     """Render and degrade ``licence``. ``printed`` replaces what the front shows (the barcode
     still encodes ``licence``): a tampered or mismatched card, for cross-check tests.
-    ``layout`` (one of LAYOUTS) and ``container`` (one of CONTAINERS) are drawn when not given."""
+    ``layout`` (one of LAYOUTS) and ``container`` (one of CONTAINERS) are drawn when not given;
+    ``payload_style`` fixes how the barcode is written (header deviation, version 01 name layout)."""
     style = render.sample_style(rng)
     drawn_layout = pick(rng, LAYOUTS)
     layout = layout or drawn_layout
     px_per_mm = rng.uniform(*PX_PER_MM)
-    payload, payload_meta = aamva_payload(licence, rng)
+    payload, payload_meta = aamva_payload(licence, rng, payload_style)
     front = render_front(printed or licence, style, layout, rng, px_per_mm)
     back = render_back(licence, payload, style, rng, px_per_mm)
     photo = profile == "photo"
@@ -271,7 +289,7 @@ def compose(
         extension = degraded.extension
     truth = {
         "document_type": "driver_license",
-        "fields": licence.truth_fields(),
+        "fields": licence.truth_fields(unit_apart=payload_meta["unit_apart"]),
         "meta": {
             "kind": "driver_license",
             "jurisdiction": licence.region,
@@ -387,7 +405,7 @@ def sample_licence(rng: np.random.Generator) -> Licence:
     if rng.random() < 0.2:
         unit = f"{pick(rng, ('APT', 'UNIT', '#'))} {int(rng.integers(1, 400))}{pick(rng, ('', '', 'A', 'B'))}"
         unit = unit.replace("# ", "#")
-    return Licence(
+    licence = Licence(
         jurisdiction=jurisdiction,
         version=version,
         document_number=_document_number(rng, jurisdiction.number_style, surname),
@@ -408,130 +426,34 @@ def sample_licence(rng: np.random.Generator) -> Licence:
         hair=pick(rng, _HAIR),
         discriminator=random_string(rng, _DIGITS + _LETTERS, int(rng.integers(10, 20))),
     )
+    return replace(licence, suffix=_suffix(_variation_rng(licence, "suffix"), sex))
+
+
+def _variation_rng(licence: Licence, purpose: str) -> np.random.Generator:
+    """A generator for the choices added after the licence's own (a suffix, a payload's header
+    deviation and name layout), seeded from the licence's own draws: the main generator's
+    sequence, and with it every earlier document of a seed, stays as it was, while the same
+    main generator state still gives the same bytes."""
+    key = f"{purpose}|{licence.discriminator}|{licence.document_number}".encode()
+    return np.random.default_rng(zlib.crc32(key))
+
+
+def _suffix(rng: np.random.Generator, sex: str) -> str:
+    if rng.random() >= {"M": 0.08, "X": 0.03}.get(sex, 0.0):
+        return ""
+    return pick_weighted(rng, (("JR", 0.5), ("SR", 0.15), ("II", 0.1), ("III", 0.2), ("IV", 0.05)))
 
 
 # --------------------------------------------------------------------------------------------
-# AAMVA payload
+# AAMVA payload (synth.aamva_writer)
 
 
-def _aamva_date(value: date, *, year_first: bool) -> str:
-    return value.strftime("%Y%m%d") if year_first else value.strftime("%m%d%Y")
-
-
-def _height(licence: Licence, canadian: bool) -> str:
-    if canadian:
-        return f"{licence.height_cm:03d} CM"
-    return f"{round(licence.height_cm / 2.54):03d} IN"
-
-
-def aamva_payload(licence: Licence, rng: np.random.Generator) -> tuple[str, dict[str, Any]]:
-    """The licence as an AAMVA DL/ID payload of its version, and how it was written (meta)."""
-    version = licence.version
-    canadian = licence.jurisdiction.country == "CAN"
-    year_first = canadian or version <= 1
-    iin = JURISDICTION_IINS[licence.region]
-    sex_code = {"M": "1", "F": "2", "X": "9"}[licence.sex]
-    postal = licence.postal_raw.ljust(11)  # fixed width, space padded
-    dob = _aamva_date(licence.date_of_birth, year_first=year_first)
-    doe = _aamva_date(licence.date_of_expiry, year_first=year_first)
-    doi = _aamva_date(licence.date_of_issue, year_first=year_first)
-    unit_in_dah = bool(licence.unit) and rng.random() < 0.5
-    street = licence.street if unit_in_dah else licence.address_street
-    elements: list[tuple[str, str]]
-    if version <= 1:
-        separator = pick(rng, (",", "$")) if rng.random() < 0.85 else ","
-        full = separator.join(part for part in (licence.surname, licence.first_name, licence.middle_names))
-        if not licence.middle_names:
-            full = f"{licence.surname}{separator}{licence.first_name}"
-        elements = [
-            ("DAQ", licence.document_number),
-            ("DAA", full),
-            ("DAG", street),
-            *([("DAH", licence.unit)] if unit_in_dah else []),
-            ("DAI", licence.city),
-            ("DAJ", licence.region),
-            ("DAK", postal),
-            ("DAR", licence.license_class or "NONE"),
-            ("DAS", "NONE"),
-            ("DAT", "NONE"),
-            ("DBA", doe),
-            ("DBB", dob),
-            ("DBC", pick(rng, (licence.sex, sex_code))),
-            ("DBD", doi),
-            ("DAU", f"{round(licence.height_cm / 2.54) // 12}{round(licence.height_cm / 2.54) % 12:02d}"),
-            ("DAY", licence.eyes),
-        ]
-    else:
-        name_elements: list[tuple[str, str]]
-        if version <= 3:
-            given_sep = pick(rng, (",", " "))
-            dct = given_sep.join(part for part in (licence.first_name, licence.middle_names) if part)
-            name_elements = [("DCS", licence.surname), ("DCT", dct)]
-        else:
-            name_elements = [
-                ("DCS", licence.surname),
-                ("DAC", licence.first_name),
-                ("DAD", licence.middle_names or pick(rng, ("NONE", ""))),
-            ]
-        elements = [
-            ("DCA", licence.license_class or "NONE"),
-            ("DCB", "NONE"),
-            ("DCD", "NONE"),
-            ("DBA", doe),
-            *name_elements,
-            ("DBD", doi),
-            ("DBB", dob),
-            ("DBC", sex_code),
-            ("DAY", licence.eyes),
-            ("DAU", _height(licence, canadian)),
-            ("DAG", street),
-            *([("DAH", licence.unit)] if unit_in_dah else []),
-            ("DAI", licence.city),
-            ("DAJ", licence.region),
-            ("DAK", postal),
-            ("DAQ", licence.document_number),
-            ("DCF", licence.discriminator),
-            ("DCG", "CAN" if canadian else "USA"),
-        ]
-        if version >= 4:
-            elements += [("DDE", "N"), ("DDF", "N"), ("DDG", "N"), ("DAZ", licence.hair)]
-        if version >= 8:
-            revision = _aamva_date(date(2013 + version - 8, 1, 15), year_first=year_first)
-            elements += [("DDA", pick(rng, ("F", "N"))), ("DDB", revision)]
-            if rng.random() < 0.5:
-                elements.append(("DDK", "1"))
-        if rng.random() < 0.3:  # some issuers put the number first
-            elements.insert(0, elements.pop(next(i for i, (k, _) in enumerate(elements) if k == "DAQ")))
-    z_type = "Z" + licence.region[0]
-    z_elements = [
-        (f"{z_type}A", random_string(rng, _LETTERS, 1)),
-        (f"{z_type}B", random_string(rng, _DIGITS, 3)),
-    ]
-
-    dl_body = "DL" + "\n".join(key + value for key, value in elements) + "\r"
-    z_body = z_type + "\n".join(key + value for key, value in z_elements) + "\r"
-    file_type = "ANSI " if version > 1 or rng.random() < 0.6 else "AAMVA"
-    header_fixed = "@\n\x1e\r" + file_type + iin + f"{version:02d}"
-    if version > 1:
-        header_fixed += f"{int(rng.integers(0, 3)):02d}"
-    header_fixed += "02"
-    designators_len = 20
-    dl_offset = len(header_fixed) + designators_len
-    z_offset = dl_offset + len(dl_body)
-    offsets_style = pick_weighted(
-        rng, (("exact", 0.8), ("zero", 0.07), ("off-by-one", 0.08), ("letters", 0.05))
-    )
-    dl_declared = {"exact": dl_offset, "zero": 0, "off-by-one": dl_offset + 1, "letters": -1}[offsets_style]
-    dl_offset_text = "abac" if dl_declared < 0 else f"{dl_declared:04d}"
-    designators = f"DL{dl_offset_text}{len(dl_body):04d}{z_type}{z_offset:04d}{len(z_body):04d}"
-    payload = header_fixed + designators + dl_body + z_body
-    meta = {
-        "aamva_version": version,
-        "iin": iin,
-        "aamva_file_type": file_type.strip(),
-        "offsets": offsets_style,
-    }
-    return payload, meta
+def aamva_payload(
+    licence: Licence, rng: np.random.Generator, style: PayloadStyle | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The licence as an AAMVA DL/ID payload of its version, and how it was written (meta); see
+    :func:`synth.aamva_writer.aamva_payload`."""
+    return _write_payload(licence, rng, style, _variation_rng)
 
 
 # --------------------------------------------------------------------------------------------
@@ -709,7 +631,7 @@ def render_front(
     if layout == "numbered":
         writer.row(x0, y, [(0, "4d DLN", licence.document_number), *([(33, "9 CLASS", cls)] if cls else [])])
         writer.pair(x0, y + pitch, "1", licence.surname, bold=True)
-        writer.pair(x0, y + 2 * pitch, "2", licence.given_names, bold=True)
+        writer.pair(x0, y + 2 * pitch, "2", licence.printed_given_names, bold=True)
         street_x, _ = writer.pair(x0, y + 3 * pitch, "8", street)
         writer.value(street_x, y + 3.9 * pitch, city_line)
         y += 4.9 * pitch
@@ -720,7 +642,7 @@ def render_front(
         writer.pair(x0, y, "DL", licence.document_number, bold=True)
         writer.pair(x0, y + pitch, "EXP", exp, bold=True)
         writer.pair(x0, y + 2 * pitch, "LN", licence.surname, bold=True)
-        writer.pair(x0, y + 3 * pitch, "FN", licence.given_names, bold=True)
+        writer.pair(x0, y + 3 * pitch, "FN", licence.printed_given_names, bold=True)
         writer.value(x0, y + 4 * pitch, street)
         writer.value(x0, y + 4.9 * pitch, city_line)
         writer.pair(x0, y + 5.9 * pitch, "DOB", dob, bold=True)
@@ -740,7 +662,7 @@ def render_front(
         small = pitch * 0.62
         writer.label(x0, y - 0.6, cap("NAME", "NOM"))
         writer.value(x0, y + small, f"{licence.surname},", bold=True)
-        writer.value(x0, y + small + 0.9 * pitch, licence.given_names, bold=True)
+        writer.value(x0, y + small + 0.9 * pitch, licence.printed_given_names, bold=True)
         y += 2 * small + 0.9 * pitch
         writer.label(x0, y + 0.2, cap("ADDRESS", "ADRESSE"))
         writer.value(x0, y + small + 0.3, street)
@@ -765,7 +687,7 @@ def render_front(
     elif layout == "colon":
         writer.pair(x0, y, "DL NO:", licence.document_number, bold=True)
         writer.pair(x0, y + pitch, "LAST NAME:", licence.surname, bold=True)
-        writer.pair(x0, y + 2 * pitch, "FIRST NAME:", licence.given_names, bold=True)
+        writer.pair(x0, y + 2 * pitch, "FIRST NAME:", licence.printed_given_names, bold=True)
         writer.pair(x0, y + 3 * pitch, "ADDRESS:", street)
         writer.value(x0 + 1.0, y + 3.9 * pitch, city_line)
         writer.row(x0, y + 4.9 * pitch, [(0, "DOB:", dob), (27, "SEX:", licence.sex)])
