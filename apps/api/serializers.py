@@ -11,7 +11,7 @@ from apps.documents.models import DocumentStatus
 from apps.webhooks import destinations
 from engines.spec import DOCUMENT_TYPES
 
-DECISIONS = ("auto_approved", "needs_review", "rejected")
+DECISIONS = ("auto_approved", "needs_review", "resubmission_requested", "rejected")
 SOURCES = ("mrz", "barcode", "text_layer", "ocr", "model")
 
 
@@ -110,6 +110,13 @@ class ErrorInfo(serializers.Serializer):
     message = serializers.CharField(allow_blank=True)
 
 
+class ResubmissionInfo(serializers.Serializer):
+    reasons = serializers.ListField(
+        child=serializers.ChoiceField(choices=("blurred", "glare", "cropped", "low_resolution", "too_dark"))
+    )
+    message = serializers.CharField(help_text="what to tell the applicant")
+
+
 class DocumentResult(serializers.Serializer):
     """ARCHITECTURE §3.1."""
 
@@ -126,6 +133,9 @@ class DocumentResult(serializers.Serializer):
     engine = EngineInfo(allow_null=True)
     timings_ms = serializers.DictField(child=serializers.IntegerField())
     error = ErrorInfo(allow_null=True)
+    resubmission = ResubmissionInfo(
+        allow_null=True, help_text="why a better photo is needed (decision resubmission_requested), else null"
+    )
 
 
 class DocumentSummary(serializers.Serializer):

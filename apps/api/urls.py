@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from apps.api import views
 from apps.api.docs import SwaggerUiView
+from apps.cases import apis as cases
 
 app_name = "api"
 
@@ -25,6 +26,9 @@ urlpatterns = [
         name="batch_export_jsonl",
     ),
     path("batches/<uuid:batch_id>/results.csv", views.BatchExportCsvApi.as_view(), name="batch_export_csv"),
+    path("cases", cases.CasesApi.as_view(), name="cases"),
+    path("cases/<uuid:case_id>", cases.CaseApi.as_view(), name="case"),
+    path("cases/<uuid:case_id>/documents", cases.CaseDocumentsApi.as_view(), name="case_documents"),
     path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
     path("docs", SwaggerUiView.as_view(url_name="api:schema", throttle_classes=[]), name="docs"),
 ]

@@ -18,6 +18,8 @@ class DocumentStatus(models.TextChoices):
     EXTRACTED = "extracted"
     AUTO_APPROVED = "auto_approved"
     NEEDS_REVIEW = "needs_review"
+    # the capture was not good enough to read: the applicant is asked for a new photo (no inference)
+    RESUBMISSION_REQUESTED = "resubmission_requested"
     APPROVED = "approved"
     REJECTED = "rejected"
     FAILED = "failed"
@@ -35,15 +37,18 @@ class Document(models.Model):
     size_bytes = models.BigIntegerField()
     blob_name = models.CharField(max_length=255)
     wrapped_key = models.BinaryField()  # the document's data key, encrypted under the master key
-    status = models.CharField(max_length=20, choices=DocumentStatus.choices, default=DocumentStatus.RECEIVED)
+    status = models.CharField(max_length=32, choices=DocumentStatus.choices, default=DocumentStatus.RECEIVED)
     document_type_hint = models.CharField(max_length=50, blank=True)
     document_type = models.CharField(max_length=50, blank=True)
     document_type_confidence = models.FloatField(null=True, blank=True)
-    decision = models.CharField(max_length=20, blank=True)
+    decision = models.CharField(max_length=32, blank=True)
     error_code = models.CharField(max_length=64, blank=True)
     error_message = models.TextField(blank=True)
     attempt_count = models.PositiveIntegerField(default=0)  # processing attempts (steps run + re-enqueues)
     timings_ms = models.JSONField(default=dict, blank=True)
+    # Checks of the page images themselves, made by the prepare step before any inference:
+    # capture quality (media.capture_quality) and advisory authenticity signals (media.authenticity)
+    page_checks = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     status_changed_at = models.DateTimeField(auto_now_add=True)

@@ -1,6 +1,9 @@
 """What the worker does with a document, one idempotent step at a time.
 
-    prepare   QUEUED → PROCESSING    split the original into page images, stored encrypted
+    prepare   QUEUED → PROCESSING    split the original into page images, stored encrypted, and
+              → RESUBMISSION_        measure each photographed page (capture quality, advisory
+                REQUESTED            authenticity signals): one too poor to read goes back to the
+                                     applicant at once, never to the model
     infer     PROCESSING → EXTRACTED one engine call for all pages; the raw result is kept, and
               → AUTO_APPROVED |      in the same transaction the result is validated (business
                 NEEDS_REVIEW         checks, calibrated confidences) and decided, into a review
@@ -43,6 +46,7 @@ from apps.review.services.routing import RoutingBatch, review_task_route
 from apps.webhooks.models import DocumentCallback, WebhookEvent
 from apps.webhooks.services import document_callbacks_of, webhook_document_event
 from engines.types import EngineError, EngineResult, FieldResult
+from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images
 from media.pdf_render import PreparedPage
 from media.preprocessing import PageLimits, prepare_pages
 
@@ -152,7 +156,7 @@ def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
     audit append), so a batch of small files costs little more in the database than one."""
     outcomes: list[StepOutcome] = [SKIPPED] * len(document_ids)
     documents = _start_attempts(document_ids, S.QUEUED)
-    ready: list[tuple[int, Document, list[PreparedPage], int]] = []
+    ready: list[_Prepared] = []
     held = 0
     for index, document_id in enumerate(document_ids):
         document = documents.get(str(document_id))
@@ -163,7 +167,8 @@ def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
         if pages is None:
             outcomes[index] = StepOutcome(ran=True)  # failed with its code
             continue
-        ready.append((index, document, pages, _elapsed_ms(started)))
+        capture = _capture_assess(document, pages)
+        ready.append((index, document, pages, _elapsed_ms(started), capture))
         held += sum(len(page.image) + len(page.text_layer) for page in pages)
         if held >= PREPARE_BATCH_BYTES:
             _pages_store(ready, outcomes)
@@ -171,6 +176,49 @@ def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
     if ready:
         _pages_store(ready, outcomes)
     return outcomes
+
+
+# a document on its way to storage: its index in the batch, the row, its pages, the prepare
+# step's milliseconds, and its pages' capture assessment (None: nothing was gated)
+_Prepared = tuple[int, Document, list[PreparedPage], int, "PageChecks | None"]
+
+
+@dataclass(frozen=True)
+class PageChecks:
+    """What the prepare step found in the page images: the capture assessment (whose failure
+    sends the document back) and the checks stored with the document (capture and authenticity)."""
+
+    capture: CaptureAssessment | None
+    checks: list[dict[str, Any]]
+
+
+def _capture_assess(document: Document, pages: list[PreparedPage]) -> PageChecks | None:
+    """The capture quality and authenticity signals of the document's photographed or scanned
+    pages; None for a digital PDF (every page has a text layer: there was no capture) or when
+    both are turned off. Pure CPU work on the page images, before any lock or model call."""
+    captured = [page for page in pages if not page.text_layer]
+    if not captured:
+        return None
+    images, numbers = [page.image for page in captured], [page.number for page in captured]
+    capture = None
+    checks: list[dict[str, Any]] = []
+    if settings.DOCINTEL_CAPTURE_GATE:
+        thresholds = CaptureThresholds.from_settings(
+            settings.DOCINTEL_CAPTURE_THRESHOLDS, document.document_type_hint or None
+        )
+        try:
+            capture = assess_images(images, thresholds, numbers)
+        except ValueError:
+            logger.warning("document %s: a page image could not be measured", document.pk)
+        else:
+            checks.extend(check.to_dict() for check in capture.checks)
+    if settings.DOCINTEL_AUTHENTICITY_SIGNALS:
+        from media.authenticity import signals_of_images
+
+        checks.extend(signal.to_dict() for signal in signals_of_images(images, numbers))
+    if capture is None and not checks:
+        return None
+    return PageChecks(capture=capture, checks=checks)
 
 
 def _split(document: Document) -> list[PreparedPage] | None:
@@ -194,35 +242,50 @@ def _split(document: Document) -> list[PreparedPage] | None:
         return None
 
 
-def _pages_store(
-    ready: list[tuple[int, Document, list[PreparedPage], int]], outcomes: list[StepOutcome]
-) -> None:
-    """Store the pages of documents still QUEUED under their row locks, and move them on."""
+def _pages_store(ready: list[_Prepared], outcomes: list[StepOutcome]) -> None:
+    """Store the pages of documents still QUEUED under their row locks, and move them on: to
+    PROCESSING, or, for a capture too poor to read, to RESUBMISSION_REQUESTED (decided here, with
+    its webhook: no model call follows)."""
     with transaction.atomic(), audit_batch():
         locked = {
             d.pk: d
             for d in Document.objects.select_for_update(of=("self",))
             .select_related("tenant")
-            .filter(pk__in=[document.pk for _, document, _, _ in ready])
+            .filter(pk__in=[document.pk for _, document, _, _, _ in ready])
             .order_by("pk")  # one lock order for every batch: two batches cannot deadlock
         }
         rows: list[Page] = []
-        moved: list[tuple[int, Document, int]] = []
-        for index, document, pages, prepare_ms in ready:
+        moved: list[tuple[int, Document, int, PageChecks | None]] = []
+        for index, document, pages, prepare_ms, found in ready:
             row = locked.get(document.pk)
             if row is None or row.status != S.QUEUED:
                 continue  # another worker prepared it, or it was failed meanwhile
             # no pages to replace: they commit only together with QUEUED → PROCESSING, which is final
             rows.extend(_page_rows(row, pages))
-            moved.append((index, row, prepare_ms))
+            moved.append((index, row, prepare_ms, found))
         Page.objects.bulk_create(rows)
-        for index, row, prepare_ms in moved:
+        sent_back = [row.pk for _, row, _, found in moved if _sent_back(found)]
+        callbacks = document_callbacks_of(sent_back) if sent_back else {}
+        for index, row, prepare_ms, found in moved:
             row.timings_ms = {**row.timings_ms, "prepare": prepare_ms}
+            row.page_checks = found.checks if found is not None else []
+            if _sent_back(found):
+                row.decision = S.RESUBMISSION_REQUESTED
+                document_transition(
+                    document=row, target=S.RESUBMISSION_REQUESTED, expected=S.QUEUED, locked=True, write=False
+                )
+                webhook_document_event(document=row, event=WebhookEvent.DOCUMENT_DECIDED, callbacks=callbacks)
+                outcomes[index] = StepOutcome(ran=True)
+                continue
             document_transition(
                 document=row, target=S.PROCESSING, expected=S.QUEUED, locked=True, write=False
             )
             outcomes[index] = StepOutcome(ran=True, next_step=PipelineStep.INFER)
-        _rows_write([row for _, row, _ in moved], ["timings_ms"])
+        _rows_write([row for _, row, _, _ in moved], ["timings_ms", "page_checks", "decision"])
+
+
+def _sent_back(found: PageChecks | None) -> bool:
+    return found is not None and found.capture is not None and not found.capture.passed
 
 
 def _page_rows(document: Document, pages: list[PreparedPage]) -> list[Page]:

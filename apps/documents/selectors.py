@@ -12,8 +12,8 @@ from django.db.models import Q, QuerySet
 
 from apps.audit.models import AuditEvent
 from apps.documents import blobs
-from apps.documents.models import Document, Extraction, Field, Page
-from apps.extraction.results import FieldView, document_result
+from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
+from apps.extraction.results import FieldView, document_result, resubmission_of
 from apps.tenants.models import Tenant
 from engines.spec import PERSON_NAME_FIELDS
 
@@ -124,6 +124,11 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         # the engine's own timings (a model's token counts and latencies per step) beside the stages'
         timings = {**extraction.timings_ms, **timings}
     error = {"code": document.error_code, "message": document.error_message} if document.error_code else None
+    # the page images' own checks (capture quality, authenticity signals) come first
+    checks = [*document.page_checks, *checks]
+    resubmission = None
+    if document.decision == DocumentStatus.RESUBMISSION_REQUESTED:
+        resubmission = resubmission_of(document.page_checks)
     return document_result(
         id=str(document.pk),
         file=document.original_name,
@@ -138,6 +143,7 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         engine=engine,
         timings_ms=timings,
         error=error,
+        resubmission=resubmission,
     )
 
 

@@ -1,7 +1,8 @@
 """The document status machine (ARCHITECTURE §1): the one place a document changes state.
 
 ``RECEIVED → QUEUED → PROCESSING → EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW → APPROVED | REJECTED``,
-and ``FAILED`` (with an error code) from any step before a decision. Anything else raises.
+``QUEUED → RESUBMISSION_REQUESTED`` (a capture too poor to read, sent back before inference), and
+``FAILED`` (with an error code) from any step before a decision. Anything else raises.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ S = DocumentStatus
 
 ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
     S.RECEIVED: frozenset({S.QUEUED, S.FAILED}),
-    S.QUEUED: frozenset({S.PROCESSING, S.FAILED}),
+    S.QUEUED: frozenset({S.PROCESSING, S.RESUBMISSION_REQUESTED, S.FAILED}),
     S.PROCESSING: frozenset({S.EXTRACTED, S.FAILED}),
     S.EXTRACTED: frozenset({S.AUTO_APPROVED, S.NEEDS_REVIEW, S.FAILED}),
     S.NEEDS_REVIEW: frozenset({S.APPROVED, S.REJECTED}),
     S.AUTO_APPROVED: frozenset(),
+    S.RESUBMISSION_REQUESTED: frozenset(),
     S.APPROVED: frozenset(),
     S.REJECTED: frozenset(),
     S.FAILED: frozenset(),
@@ -130,4 +132,40 @@ def document_transition(
     transaction.on_commit(
         lambda: document_transitioned(target=target, created_at=created_at, error_code=failed_code)
     )
+    if target not in IN_FLIGHT:
+        _cases_tell(row.pk)
     return row
+
+
+class _CasesToTell:
+    """The documents this transaction decided, kept among its commit hooks (like the audit chain's
+    head, apps.audit.services): once it commits, the KYC cases holding any of them are evaluated
+    again (``apps.cases``), one query for a whole batch of documents. Robust: a failing case
+    evaluation is logged and never undoes or fails the documents' own step."""
+
+    __slots__ = ("document_ids", "told")
+
+    def __init__(self) -> None:
+        self.document_ids: list[uuid.UUID] = []
+        self.told = False
+
+    def __call__(self) -> None:
+        from apps.cases.services import cases_reevaluate_for_documents  # cases depend on documents
+
+        self.told = True
+        cases_reevaluate_for_documents(document_ids=self.document_ids)
+
+
+def _cases_tell(document_id: uuid.UUID) -> None:
+    pending = next(
+        (
+            e[1]
+            for e in transaction.get_connection().run_on_commit
+            if isinstance(e[1], _CasesToTell) and not e[1].told
+        ),
+        None,
+    )
+    if pending is None:
+        pending = _CasesToTell()
+        transaction.on_commit(pending, robust=True)
+    pending.document_ids.append(document_id)

@@ -15,9 +15,10 @@ from django.conf import settings
 
 from apps.documents.filetypes import sniff_mime_type
 from apps.extraction.readers import DocumentReader
-from apps.extraction.results import FieldView, document_result
+from apps.extraction.results import FieldView, document_result, resubmission_of
 from apps.extraction.services import result_assess
 from engines.types import EngineError
+from media.capture_quality import CaptureThresholds, assess_images
 from media.preprocessing import PageLimits, prepare_pages
 
 
@@ -36,6 +37,40 @@ def _failed(path: Path, sha256: str, code: str, message: str, timings: dict[str,
         engine=None,
         timings_ms=timings,
         error={"code": code, "message": message},
+    )
+
+
+def _capture_gate(
+    path: Path, sha256: str, pages: list[Any], document_type_hint: str | None, timings: dict[str, int]
+) -> dict[str, Any] | None:
+    """The result of a capture too poor to read (the worker's prepare step sends it back the
+    same way, apps.documents.pipeline), or None to read the pages."""
+    captured = [page for page in pages if not page.text_layer]
+    if not settings.DOCINTEL_CAPTURE_GATE or not captured:
+        return None
+    thresholds = CaptureThresholds.from_settings(settings.DOCINTEL_CAPTURE_THRESHOLDS, document_type_hint)
+    try:
+        capture = assess_images([p.image for p in captured], thresholds, [p.number for p in captured])
+    except ValueError:
+        return None
+    if capture.passed:
+        return None
+    checks = [check.to_dict() for check in capture.checks]
+    return document_result(
+        id=None,
+        file=path.name,
+        sha256=sha256,
+        status="resubmission_requested",
+        document_type=None,
+        document_type_confidence=None,
+        pages=len(pages),
+        fields=[],
+        checks=checks,
+        decision="resubmission_requested",
+        engine=None,
+        timings_ms=timings,
+        error=None,
+        resubmission=resubmission_of(checks),
     )
 
 
@@ -62,6 +97,9 @@ def extract_file(
     try:
         pages = prepare_pages(content, mime_type, limits)
         timings["prepare"] = int((time.perf_counter() - started) * 1000)
+        sent_back = _capture_gate(path, sha256, pages, document_type_hint, timings)
+        if sent_back is not None:
+            return sent_back
         started = time.perf_counter()
         text_layer = [p.text_layer for p in pages]
         result = reader.read_document(

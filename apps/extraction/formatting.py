@@ -14,6 +14,9 @@ def result_table(result: dict[str, Any]) -> str:
         confidence = "-" if field["confidence"] is None else f"{field['confidence']:.2f}"
         valid = {True: "valid", False: "INVALID", None: ""}[field["valid"]]
         lines.append(f"  {name:<{width}}  {field['value'] or '-':<32} {confidence:>5}  {valid}")
+    if result.get("resubmission"):
+        reasons = ", ".join(result["resubmission"]["reasons"])
+        lines.append(f"  resubmission requested ({reasons}): {result['resubmission']['message']}")
     failed = [c["name"] for c in result["checks"] if not c["passed"]]
     if failed:
         lines.append(f"  failed checks: {', '.join(failed)}")

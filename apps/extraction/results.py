@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from media.capture_quality import applicant_message
+
 
 @dataclass(frozen=True)
 class FieldView:
@@ -32,7 +34,10 @@ def document_result(
     engine: dict[str, str] | None,
     timings_ms: dict[str, int],
     error: dict[str, str] | None,
+    resubmission: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """``resubmission``: the reasons and the applicant's sentence of a document sent back for a
+    better capture (decision ``resubmission_requested``), else None."""
     return {
         "id": id,
         "file": file,
@@ -57,4 +62,12 @@ def document_result(
         "engine": engine,
         "timings_ms": timings_ms,
         "error": error,
+        "resubmission": resubmission,
     }
+
+
+def resubmission_of(checks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The machine-readable reasons (``blurred``, ``glare``, ``cropped``, ``low_resolution``,
+    ``too_dark``) of the failed capture checks, and the sentence for the applicant."""
+    reasons = [c["reason"] for c in checks if c.get("kind") == "capture" and not c["passed"]]
+    return {"reasons": reasons, "message": applicant_message(reasons)}

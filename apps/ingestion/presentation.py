@@ -36,8 +36,23 @@ SOURCE_LABELS = {
 }
 
 # (group, label) per check name; groups are shown in this order.
-CHECK_GROUPS = ("Identity cross-checks", "Arithmetic and formats", "Decision rules", "Other")
+CHECK_GROUPS = (
+    "Capture quality",
+    "Authenticity signals (advisory)",
+    "Identity cross-checks",
+    "Arithmetic and formats",
+    "Decision rules",
+    "Other",
+)
 CHECK_LABELS: dict[str, tuple[str, str]] = {
+    "capture_blurred": ("Capture quality", "Sharp enough to read"),
+    "capture_glare": ("Capture quality", "No glare over the text"),
+    "capture_cropped": ("Capture quality", "Whole document in the frame"),
+    "capture_low_resolution": ("Capture quality", "Letters large enough"),
+    "capture_too_dark": ("Capture quality", "Bright and contrasted enough"),
+    "authenticity_screen": ("Authenticity signals (advisory)", "Not a photo of a screen"),
+    "authenticity_print": ("Authenticity signals (advisory)", "Not a print-out or photocopy"),
+    "authenticity_edited": ("Authenticity signals (advisory)", "No region with its own JPEG history"),
     "mrz_found": ("Identity cross-checks", "Machine-readable zone found"),
     "mrz_check_digits": ("Identity cross-checks", "MRZ check digits"),
     "mrz_matches_visual_zone": ("Identity cross-checks", "MRZ matches the printed page"),
@@ -66,6 +81,7 @@ STATUS_LABELS = {
     "extracted": "Extracted",
     "auto_approved": "Auto-approved",
     "needs_review": "Needs review",
+    "resubmission_requested": "New photo requested",
     "approved": "Approved",
     "rejected": "Rejected",
     "failed": "Failed",

@@ -309,7 +309,9 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
         "flagged": sum(1 for r in rows if r.flag),
         "checked": sum(1 for r in rows if r.review),
         "reasons": reason_rows(task.reasons or []),
-        "check_groups": check_groups({"checks": extraction.checks if extraction else []}),
+        "check_groups": check_groups(
+            {"checks": [*task.document.page_checks, *(extraction.checks if extraction else [])]}
+        ),
         "pages": pages,
         "corrections": corrections,
         "holding": holding,

@@ -35,8 +35,8 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     search_fields = ("id", "document__id")
     exclude = ("body",)  # the result holds personal data; the document's own page shows it
     readonly_fields = (
-        "tenant", "document", "event", "url", "status", "attempts", "next_attempt_at", "last_status_code",
-        "last_error", "replay_of", "created_at", "updated_at", "delivered_at",
+        "tenant", "document", "case", "event", "url", "status", "attempts", "next_attempt_at",
+        "last_status_code", "last_error", "replay_of", "created_at", "updated_at", "delivered_at",
     )  # fmt: skip
     inlines = [WebhookAttemptInline]
     actions = ["replay"]

@@ -29,6 +29,7 @@ class WebhookEvent(models.TextChoices):
     DOCUMENT_DECIDED = "document.decided"  # auto-approved or routed to review
     DOCUMENT_REVIEWED = "document.reviewed"  # a person approved or rejected it
     DOCUMENT_FAILED = "document.failed"
+    CASE_DECIDED = "case.decided"  # a KYC case's decision changed (apps.cases)
 
 
 class DeliveryStatus(models.TextChoices):
@@ -41,8 +42,16 @@ class DeliveryStatus(models.TextChoices):
 class WebhookDelivery(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     tenant = models.ForeignKey("tenants.Tenant", on_delete=models.CASCADE, related_name="+")
+    # what the delivery reports: a document, or a case (``case.decided``)
     document = models.ForeignKey(
-        "documents.Document", on_delete=models.CASCADE, related_name="webhook_deliveries"
+        "documents.Document",
+        on_delete=models.CASCADE,
+        related_name="webhook_deliveries",
+        null=True,
+        blank=True,
+    )
+    case = models.ForeignKey(
+        "cases.Case", on_delete=models.CASCADE, related_name="webhook_deliveries", null=True, blank=True
     )
     event = models.CharField(max_length=40, choices=WebhookEvent.choices)
     url = models.URLField(max_length=2000)
@@ -64,7 +73,7 @@ class WebhookDelivery(models.Model):
         indexes = [models.Index(fields=["status", "next_attempt_at"])]
 
     def __str__(self) -> str:
-        return f"{self.event} of {self.document_id} ({self.status})"
+        return f"{self.event} of {self.document_id or self.case_id} ({self.status})"
 
 
 class WebhookAttempt(models.Model):

@@ -92,6 +92,18 @@ def webhook_document_event(
     return delivery
 
 
+def webhook_case_event(*, case_id: uuid.UUID, tenant_id: uuid.UUID, url: str, body: str) -> WebhookDelivery:
+    """Record a case's decision (``body``: the case as the API shows it) as a delivery to the case's
+    callback URL, sent once the caller's transaction commits (``apps.cases.services``)."""
+    delivery = WebhookDelivery.objects.create(
+        tenant_id=tenant_id, case_id=case_id, event=WebhookEvent.CASE_DECIDED, url=url, body=body,
+        next_attempt_at=timezone.now(),
+    )  # fmt: skip
+    delivery_id = str(delivery.pk)
+    transaction.on_commit(lambda: webhook_task_send(delivery_id))
+    return delivery
+
+
 def document_callbacks_of(document_ids: list[uuid.UUID]) -> dict[uuid.UUID, DocumentCallback]:
     """The callbacks of these documents by document id, in one query."""
     return {c.document_id: c for c in DocumentCallback.objects.filter(document_id__in=document_ids)}
@@ -220,8 +232,9 @@ def webhook_deliver(*, delivery_id: str) -> str:
             transaction.on_commit(lambda: webhook_task_send(str(locked.pk), countdown=delay))
         locked.save()
     logger.info(
-        "webhook %s %s of document %s attempt %d: %s",
-        delivery.pk, delivery.event, delivery.document_id, number, outcome.status_code or outcome.error,
+        "webhook %s %s of %s attempt %d: %s",
+        delivery.pk, delivery.event, delivery.document_id or f"case {delivery.case_id}", number,
+        outcome.status_code or outcome.error,
     )  # fmt: skip
     return str(locked.status)
 
@@ -233,8 +246,9 @@ def webhook_delivery_replay(*, delivery: WebhookDelivery) -> WebhookDelivery | N
     if delivery.status not in (DeliveryStatus.FAILED, DeliveryStatus.SUCCEEDED):
         return None
     replay = WebhookDelivery.objects.create(
-        tenant_id=delivery.tenant_id, document_id=delivery.document_id, event=delivery.event,
-        url=delivery.url, body=delivery.body, replay_of=delivery, next_attempt_at=timezone.now(),
+        tenant_id=delivery.tenant_id, document_id=delivery.document_id, case_id=delivery.case_id,
+        event=delivery.event, url=delivery.url, body=delivery.body, replay_of=delivery,
+        next_attempt_at=timezone.now(),
     )  # fmt: skip
     replay_id = str(replay.pk)
     transaction.on_commit(lambda: webhook_task_send(replay_id))

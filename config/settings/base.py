@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's own files, served by the app (no CDN)
     "apps.batches",
     "apps.webhooks",
+    "apps.cases",
     "apps.api",
     "apps.observability",
     "workers",  # its management command only (manage.py dispatch_inference); no models
@@ -196,6 +197,14 @@ DOCINTEL_TRITON_MODEL = env_str("DOCINTEL_TRITON_MODEL", "doc_pipeline")
 DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE", 0.90)
 # A document whose type the engine is less sure of than this always goes to a person.
 DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE = env_float("DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE", 0.8)
+# Capture quality (media/capture_quality.py, docs/capture-quality.md): a photographed or scanned
+# page that is blurred, glared, cut off, too small or too dark is sent back to the applicant
+# (decision resubmission_requested) before any inference. Thresholds per document type (the
+# upload's hint; "default" for all): the keys of media.capture_quality.CaptureThresholds.
+DOCINTEL_CAPTURE_GATE = env_bool("DOCINTEL_CAPTURE_GATE", True)
+DOCINTEL_CAPTURE_THRESHOLDS: dict[str, dict[str, float | None]] = {"default": {}}
+# Authenticity signals (media/authenticity.py): advisory checks shown to reviewers, never a decline.
+DOCINTEL_AUTHENTICITY_SIGNALS = env_bool("DOCINTEL_AUTHENTICITY_SIGNALS", True)
 
 # Review (apps/review). A claimed task stays with its operator this long without activity, then any
 # operator's "next task" may take it. A tenant's default queue promises a decision within the SLA.

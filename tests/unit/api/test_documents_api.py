@@ -106,7 +106,7 @@ def test_result_is_the_architecture_3_1_shape(api, tenant):
     body = api.get(f"/api/v1/documents/{document.pk}").json()
     assert list(body) == [
         "id", "file", "sha256", "status", "document_type", "document_type_confidence", "pages", "fields",
-        "checks", "decision", "engine", "timings_ms", "error",
+        "checks", "decision", "engine", "timings_ms", "error", "resubmission",
     ]  # fmt: skip
     assert body["fields"]["surname"] == {
         "value": "ERIKSSON", "confidence": 0.97, "page": 1, "bbox": [0.25, 0.5, 0.75, 0.75], "source": "mrz",

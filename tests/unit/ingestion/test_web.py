@@ -65,7 +65,7 @@ def test_result_json_follows_the_document_result_contract(operator_client, tenan
     body = operator_client.get(reverse("ingestion:document_result_json", args=[mine.pk])).json()
     assert set(body) == {
         "id", "file", "sha256", "status", "document_type", "document_type_confidence", "pages",
-        "fields", "checks", "decision", "engine", "timings_ms", "error",
+        "fields", "checks", "decision", "engine", "timings_ms", "error", "resubmission",
     }  # fmt: skip
     assert body["status"] == "queued" and body["id"] == str(mine.pk)
 

@@ -1,0 +1,282 @@
+"""Writes of cases: creating one with its documents (uploaded or by id), adding documents, and
+evaluating it (checks, policy, decision, audit, webhook) whenever its documents are all read.
+
+A document reaching a decision calls :func:`cases_reevaluate_for_documents` (from
+``apps.documents.state``, once its transaction commits): that is how a case follows its documents
+without polling. Everything here is idempotent: evaluating a case twice on the same facts
+changes nothing and sends nothing the second time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from apps.audit.services import audit_record
+from apps.cases import fingerprints
+from apps.cases.checks import checks_run
+from apps.cases.checks.types import CaseFacts
+from apps.cases.models import Case, CaseDocument, CaseStatus
+from apps.cases.policy import CaseDecision, case_decision
+from apps.cases.selectors import (
+    case_blocklisted,
+    case_document_facts,
+    case_documents_in_flight,
+    case_duplicates_find,
+    case_policy_get,
+    case_result_get,
+    cases_of_documents,
+)
+from apps.documents.models import Document
+from apps.documents.services import document_upload, documents_prepared_together, upload_validate
+from apps.tenants.models import Tenant
+from apps.webhooks.services import webhook_case_event
+
+logger = logging.getLogger(__name__)
+
+# The decision's outcome → the case's status.
+STATUS_OF = {
+    "approved": CaseStatus.APPROVED,
+    "rejected": CaseStatus.REJECTED,
+    "resubmission_requested": CaseStatus.RESUBMISSION_REQUESTED,
+    "needs_review": CaseStatus.IN_REVIEW,
+}
+# Final: nothing changes an approved or rejected case (a new one is opened instead).
+CLOSED = frozenset({CaseStatus.APPROVED, CaseStatus.REJECTED})
+DECLARED_FIELDS = (
+    "full_name",
+    "date_of_birth",
+    "address_street",
+    "address_street_2",
+    "address_city",
+    "address_region",
+    "address_postal_code",
+)
+
+
+class CaseClosedError(Exception):
+    """Documents were added to an approved or rejected case."""
+
+
+@dataclass(frozen=True)
+class SubmittedFile:
+    name: str
+    content: bytes
+
+
+def _documents_link(case: Case, documents: Sequence[Document]) -> list[Document]:
+    """Link the documents the case does not have yet, after its last; returns those added.
+
+    The documents' rows are locked (in the pipeline's order) until the case commits: a document
+    decided meanwhile either is seen decided here, or finds the committed link when its own hook
+    runs, so no decision slips between the two and leaves the case waiting."""
+    if any(d.tenant_id != case.tenant_id for d in documents):
+        raise ValueError("a case holds only its own tenant's documents")
+    list(Document.objects.select_for_update().filter(pk__in=[d.pk for d in documents]).order_by("pk"))
+    have = set(CaseDocument.objects.filter(case=case).values_list("document_id", flat=True))
+    last = CaseDocument.objects.filter(case=case).aggregate(last=Max("position"))["last"] or 0
+    added: list[Document] = []
+    for document in documents:
+        if document.pk in have:
+            continue
+        have.add(document.pk)
+        added.append(document)
+        CaseDocument.objects.create(case=case, document=document, position=last + len(added))
+    return added
+
+
+def _uploads_store(tenant: Tenant, files: Sequence[SubmittedFile]) -> list[Document]:
+    """Each file as a document (the same bytes again: the existing one); ``UploadRejectedError``
+    for a file that cannot be one, found before any file is stored, so nothing of the request is."""
+    for submitted in files:
+        upload_validate(submitted.content)
+    return [
+        document_upload(tenant=tenant, content=f.content, original_name=f.name, uploaded_by=None).document
+        for f in files
+    ]
+
+
+def case_create(
+    *,
+    tenant: Tenant,
+    external_reference: str = "",
+    declared: Mapping[str, str] | None = None,
+    documents: Sequence[Document] = (),
+    files: Sequence[SubmittedFile] = (),
+    callback_url: str = "",
+    case_date: dt.date | None = None,
+) -> Case:
+    """A new case for one applicant, with existing documents and uploaded files; evaluated at once
+    when all of them are already read."""
+    kept = {k: str(v) for k, v in (declared or {}).items() if k in DECLARED_FIELDS and v}
+    with documents_prepared_together(), transaction.atomic():
+        uploaded = _uploads_store(tenant, files)
+        case = Case.objects.create(
+            tenant=tenant,
+            external_reference=external_reference,
+            declared=kept,
+            callback_url=callback_url,
+            case_date=case_date or timezone.localdate(),
+        )
+        added = _documents_link(case, [*documents, *uploaded])
+        audit_record(
+            tenant=tenant, actor=None, action="case.created", object_type="case", object_id=str(case.pk),
+            data={"documents": [str(d.pk) for d in added], "declared_fields": sorted(kept)},
+        )  # fmt: skip
+        _evaluate_locked(case)
+    return case
+
+
+def case_documents_add(
+    *, case: Case, documents: Sequence[Document] = (), files: Sequence[SubmittedFile] = ()
+) -> Case:
+    """More documents for an open case (or one waiting for review or resubmission, which opens
+    again); ``CaseClosedError`` for an approved or rejected one."""
+    with documents_prepared_together(), transaction.atomic():
+        locked = Case.objects.select_for_update(of=("self",)).select_related("tenant").get(pk=case.pk)
+        if locked.status in CLOSED:
+            raise CaseClosedError(f"case {locked.pk} is {locked.status}")
+        uploaded = _uploads_store(locked.tenant, files)
+        added = _documents_link(locked, [*documents, *uploaded])
+        if added:
+            audit_record(
+                tenant=locked.tenant, actor=None, action="case.documents_added", object_type="case",
+                object_id=str(locked.pk), data={"documents": [str(d.pk) for d in added]},
+            )  # fmt: skip
+            _status_set(locked, CaseStatus.OPEN)
+            locked.decision = locked.decision_rule = ""
+            locked.reasons = []
+            locked.save(update_fields=["decision", "decision_rule", "reasons", "updated_at"])
+        _evaluate_locked(locked)
+    return locked
+
+
+def case_evaluate(*, case_id: uuid.UUID | str) -> Case | None:
+    """Evaluate a case now, if its documents are all read (else it keeps waiting)."""
+    with transaction.atomic():
+        locked = (
+            Case.objects.select_for_update(of=("self",)).select_related("tenant").filter(pk=case_id).first()
+        )
+        if locked is not None:
+            _evaluate_locked(locked)
+    return locked
+
+
+def cases_reevaluate_for_documents(*, document_ids: Sequence[uuid.UUID | str]) -> list[uuid.UUID]:
+    """The hook of documents reaching a decision (``apps.documents.state``, after the commit):
+    evaluate every case that holds any of them. Returns the cases' ids."""
+    case_ids = cases_of_documents(document_ids=document_ids)
+    for case_id in case_ids:
+        case_evaluate(case_id=case_id)
+    return case_ids
+
+
+def _status_set(case: Case, target: str) -> None:
+    """The case's status, audited; the one place it changes. Approved and rejected are final."""
+    if case.status == target:
+        return
+    if case.status in CLOSED:
+        raise CaseClosedError(f"case {case.pk}: {case.status} -> {target} is not allowed")
+    source, case.status = case.status, target
+    case.save(update_fields=["status", "updated_at"])
+    audit_record(
+        tenant=case.tenant, actor=None, action="case.status_changed", object_type="case",
+        object_id=str(case.pk), data={"from": source, "to": target},
+    )  # fmt: skip
+
+
+def _facts(case: Case) -> CaseFacts:
+    """The case's facts, with the duplicate keys of its documents written to their links first."""
+    salt = str(case.tenant_id)
+    keyed = []
+    for link, facts in case_document_facts(case=case):
+        number, barcode = (
+            fingerprints.number_key(facts, salt=salt),
+            fingerprints.barcode_key(facts, salt=salt),
+        )
+        if (link.number_key, link.barcode_key) != (number, barcode):
+            link.number_key, link.barcode_key = number, barcode
+            link.save(update_fields=["number_key", "barcode_key"])
+        keyed.append((facts, number, barcode))
+    documents = tuple(facts for facts, _, _ in keyed)
+    return CaseFacts(
+        case_date=case.case_date,
+        documents=documents,
+        declared=dict(case.declared),
+        duplicates=case_duplicates_find(case=case, keys=keyed),
+        blocklisted=case_blocklisted(case=case, documents=documents),
+    )
+
+
+def _evaluate_locked(case: Case) -> None:
+    """Checks, decision and status of the caller's locked case; the webhook when the decision
+    changed. A closed case, or one whose documents are still being read, is left as it is."""
+    if case.status in CLOSED or case_documents_in_flight(case=case):
+        return
+    policy = case_policy_get(tenant=case.tenant)
+    checks = checks_run(_facts(case), policy)
+    decision = case_decision(checks, policy)
+    stored = [
+        {"name": c.name, "passed": c.passed, "detail": c.detail, "links": list(c.links)}
+        | ({"score": c.score} if c.score is not None else {})
+        for c in checks
+    ]
+    changed = (case.decision, case.decision_rule, case.checks) != (decision.outcome, decision.rule, stored)
+    _duplicates_tell(before=case.checks, after=stored)
+    case.checks, case.evaluated_at = stored, timezone.now()
+    case.decision, case.decision_rule, case.reasons = decision.outcome, decision.rule, list(decision.reasons)
+    if changed:
+        case.decided_at = case.evaluated_at
+    case.save(
+        update_fields=[
+            "checks",
+            "evaluated_at",
+            "decision",
+            "decision_rule",
+            "reasons",
+            "decided_at",
+            "updated_at",
+        ]
+    )
+    _status_set(case, STATUS_OF[decision.outcome])
+    if changed:
+        _decided(case, decision)
+
+
+def _linked(checks: list[dict[str, Any]]) -> set[str]:
+    return {link for check in checks for link in check.get("links", ())}
+
+
+def _duplicates_tell(*, before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """Cases this evaluation newly found sharing a document with this one are evaluated again once
+    it commits, so the earlier applicant's case (when it is not closed) links back to this one.
+    Each side tells only what is new to it, so the two evaluations end there."""
+    found = sorted(_linked(after) - _linked(before))
+    if found:
+        transaction.on_commit(lambda: [case_evaluate(case_id=case_id) for case_id in found], robust=True)
+
+
+def _decided(case: Case, decision: CaseDecision) -> None:
+    """Audit the new decision (check names only: details may grow, values never belong here) and
+    send ``case.decided`` to the case's callback URL once this commits."""
+    audit_record(
+        tenant=case.tenant, actor=None, action="case.decided", object_type="case", object_id=str(case.pk),
+        data={
+            "decision": decision.outcome,
+            "rule": decision.rule,
+            "failed_checks": [c["name"] for c in case.checks if not c["passed"]],
+        },
+    )  # fmt: skip
+    if case.callback_url:
+        body = json.dumps(case_result_get(case=case), ensure_ascii=False, separators=(",", ":"))
+        webhook_case_event(case_id=case.pk, tenant_id=case.tenant_id, url=case.callback_url, body=body)
+    logger.info("case %s decided: %s by %s", case.pk, decision.outcome, decision.rule)

@@ -1,0 +1,452 @@
+"""Is a page image good enough to read, or should the applicant take the photo again?
+
+Measured per page, cheaply (OpenCV on a working copy of at most ``WORK_SIDE`` pixels a side,
+some 30-80 ms a page), before any inference: a page that fails is not worth a model call, and
+the applicant is better served by a new photo now than by an operator squinting later.
+
+Each measure is one number, compared with a threshold (:class:`CaptureThresholds`, per
+document type in the settings, ``DOCINTEL_CAPTURE_THRESHOLDS``):
+
+``blur_px``         the width of the page's sharpest edges, in page pixels: a sharp print edge is
+                    about 2 px wide, a Gaussian blur of sigma s widens it to about 2.5 s. Taken
+                    per 32-pixel tile holding text (contrast over the tile / steepest gradient in
+                    it), the median over the tiles.
+``motion_blur_px``  the length of a shaken phone's smear, as the engine's own deblurring step
+                    estimates it (``engines.deblur.motion_blur_of``; 0 when not smeared). The
+                    engine undoes short smears itself, so only long ones fail.
+``glare``           the share of the text's area under clipped highlights (near-white, well above
+                    the page's own background, in blobs larger than a letter).
+``cropped``         the largest share of one side of the frame that text touches: a document cut
+                    off by the frame leaves its text at the border (a card on a table, a page with
+                    margins, leave none).
+``text_height_px``  the median height of the letters, in page pixels: too few pixels a letter and
+                    no reader can tell them apart (``low_resolution``).
+``brightness``      the median grey of the page (0-255), and
+``contrast``        the spread between ink and paper (grey 95th - 5th percentile over the text):
+                    either too low is ``too_dark``.
+
+A measure that cannot be taken (a page without text-like marks) is None and fails nothing: the
+gate only sends back what it can show is bad. Django-free: used by the prepare step
+(``apps.documents.pipeline``), ``manage.py extract`` and ``bench/capture_quality.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engines.deblur import motion_blur_of
+
+# Machine-readable reasons for a new photo, in the order they are reported.
+REASONS: tuple[str, ...] = ("blurred", "glare", "cropped", "low_resolution", "too_dark")
+
+# One sentence per reason, for the applicant (shown by the integrator's front end as they are).
+APPLICANT_SENTENCES: dict[str, str] = {
+    "blurred": "The photo is blurred: hold the phone still and let it focus on the document.",
+    "glare": "Light reflects off the document and hides part of it: move away from direct light or tilt the document.",
+    "cropped": "Part of the document is outside the photo: make sure all four corners are in the frame.",
+    "low_resolution": "The document is too small in the photo: move closer so that it fills most of the frame.",
+    "too_dark": "The photo is too dark or too faint to read: take it in better light.",
+}
+
+# The working copy's longest side: the measures below are taken on it (and scaled back to page
+# pixels), so a page costs the same whatever its size.
+WORK_SIDE = 1600
+_TILE = 32
+# A tile holds text when ink and paper differ by at least this much (grey levels).
+_TILE_MIN_CONTRAST = 60.0
+# Text-like marks: this much darker than their surroundings (adaptive threshold's C).
+_INK_DELTA = 18
+# A highlight is clipped at least this bright; paper whose median is this bright is white paper
+# at full exposure, where no highlight can be told from a blank margin.
+_CLIPPED = 250
+_WHITE_PAPER = 238
+# The band along each side of the frame where text counts as touching it, as a share of the side.
+_BORDER_BAND = 0.012
+
+
+@dataclass(frozen=True)
+class CaptureMeasures:
+    """One page's measures (see the module's docstring); ``regions`` are boxes (x0, y0, x1, y1,
+    as shares of the page's width and height) of what a failing measure concerns."""
+
+    width: int
+    height: int
+    blur_px: float | None
+    motion_blur_px: float
+    glare: float
+    cropped: float
+    text_height_px: float | None
+    brightness: float
+    contrast: float | None
+    regions: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["regions"] = {k: list(v) for k, v in self.regions.items()}
+        return out
+
+
+@dataclass(frozen=True)
+class CaptureThresholds:
+    """Where each measure fails a page; None turns a measure's check off."""
+
+    max_blur_px: float | None = 3.5
+    max_motion_blur_px: float | None = 24.0
+    max_glare: float | None = 0.05
+    max_cropped: float | None = 0.2
+    min_text_height_px: float | None = 7.0
+    min_brightness: float | None = 40.0
+    min_contrast: float | None = 35.0
+
+    @classmethod
+    def from_settings(
+        cls, table: Mapping[str, Mapping[str, float | None]], document_type: str | None
+    ) -> CaptureThresholds:
+        """The thresholds of ``document_type`` from a settings table: its ``"default"`` entry
+        (over this class's defaults), then the type's own entry over that. Unknown keys raise."""
+        known = {f.name for f in fields(cls)}
+        thresholds = cls()
+        for key in ("default", document_type or ""):
+            entry = table.get(key) or {}
+            unknown = set(entry) - known
+            if unknown:
+                raise ValueError(f"DOCINTEL_CAPTURE_THRESHOLDS[{key!r}]: unknown {sorted(unknown)}")
+            thresholds = replace(thresholds, **entry)  # type: ignore[arg-type]
+        return thresholds
+
+
+@dataclass(frozen=True)
+class CaptureCheck:
+    """One reason's check over a document's pages: the worst page's score against the threshold."""
+
+    name: str  # capture_<reason>
+    reason: str
+    passed: bool
+    score: float | None
+    threshold: float | None
+    page: int | None  # the worst page (1-based), None when no page could be measured
+    detail: str
+    region: tuple[float, float, float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "passed": self.passed,
+            "detail": self.detail,
+            "kind": "capture",
+            "reason": self.reason,
+            "score": None if self.score is None else round(self.score, 4),
+            "threshold": self.threshold,
+            "page": self.page,
+            "region": None if self.region is None else [round(v, 4) for v in self.region],
+        }
+
+
+@dataclass(frozen=True)
+class CaptureAssessment:
+    pages: tuple[CaptureMeasures, ...]
+    checks: tuple[CaptureCheck, ...]
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(c.reason for c in self.checks if not c.passed)
+
+    @property
+    def passed(self) -> bool:
+        return not self.reasons
+
+    @property
+    def message(self) -> str:
+        return applicant_message(self.reasons)
+
+
+def applicant_message(reasons: Sequence[str]) -> str:
+    """What the applicant is told: why the photo cannot be read, and to take it again."""
+    if not reasons:
+        return ""
+    said = " ".join(APPLICANT_SENTENCES[r] for r in REASONS if r in reasons)
+    return f"{said} Please take the photo again."
+
+
+# --------------------------------------------------------------------------------------------
+# Measuring one page
+
+
+def decode_page(data: bytes) -> np.ndarray:
+    """A page's encoded bytes (JPEG, PNG) as a BGR array; ValueError when they do not decode."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError("the page image does not decode")
+    return image
+
+
+def measure_page(image: np.ndarray) -> CaptureMeasures:
+    """The capture measures of a BGR or grey uint8 page."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height, width = gray.shape
+    scale = min(1.0, WORK_SIDE / max(height, width))
+    work = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ink = letters_mask(ink_mask(work))
+    text_height = _text_height(ink)
+    blur = _edge_width(work)
+    glare, glare_box = _glare(work, ink, text_height)
+    cropped, cropped_box = _cropped(ink)
+    brightness = float(np.median(work))
+    contrast = _contrast(work, ink)
+    motion = motion_blur_of(gray)
+    regions = {k: v for k, v in (("glare", glare_box), ("cropped", cropped_box)) if v is not None}
+    return CaptureMeasures(
+        width=width,
+        height=height,
+        blur_px=None if blur is None else blur / scale,
+        motion_blur_px=float(motion.length) if motion is not None else 0.0,
+        glare=glare,
+        cropped=cropped,
+        text_height_px=None if text_height is None else text_height / scale,
+        brightness=brightness,
+        contrast=contrast,
+        regions=regions,
+    )
+
+
+def ink_mask(gray: np.ndarray) -> np.ndarray:
+    """Text-like marks: pixels clearly darker than their neighbourhood (uint8 0/255)."""
+    block = max(15, (min(gray.shape) // 40) | 1)
+    return cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _INK_DELTA
+    )
+
+
+def letters_mask(ink: np.ndarray) -> np.ndarray:
+    """The ink's letter-sized marks only: a table's wood grain, a rule, a portrait's outline or a
+    card's edge are ink too, but not text (uint8 0/255)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count <= 1:
+        return ink
+    w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
+    keep = (
+        (h >= 3)
+        & (h <= ink.shape[0] * 0.08)
+        & (w <= 6 * h)
+        & (h <= 4 * w)
+        & (area >= 0.15 * w * h)
+        & (area >= 6)
+    )
+    keep[0] = False
+    return np.where(keep[labels], np.uint8(255), np.uint8(0))
+
+
+def _tiles(values: np.ndarray) -> np.ndarray:
+    h, w = (values.shape[0] // _TILE) * _TILE, (values.shape[1] // _TILE) * _TILE
+    return (
+        values[:h, :w]
+        .reshape(h // _TILE, _TILE, w // _TILE, _TILE)
+        .swapaxes(1, 2)
+        .reshape(h // _TILE, w // _TILE, _TILE * _TILE)
+    )
+
+
+def _edge_width(gray: np.ndarray) -> float | None:
+    """Median over text tiles of (ink-paper contrast / steepest gradient): a step edge's width."""
+    smooth = cv2.blur(gray, (3, 3)).astype(np.float32)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3) / 4.0
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3) / 4.0
+    gradient = _tiles(cv2.magnitude(gx, gy))
+    levels = _tiles(smooth)
+    contrast = levels.max(axis=2) - levels.min(axis=2)
+    steepest = gradient.max(axis=2)
+    text = contrast >= _TILE_MIN_CONTRAST
+    if int(text.sum()) < 8:
+        return None
+    widths = contrast[text] / np.maximum(steepest[text], 1e-3)
+    # the sharper half of the text tiles: a page's own soft parts (a portrait, a shadowed
+    # corner) do not make it blurred, a blurred page has no sharp tiles left
+    return float(np.percentile(widths, 25))
+
+
+def _text_height(ink: np.ndarray) -> float | None:
+    """Median height of letter-sized connected marks, in working pixels."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count <= 1:
+        return None
+    w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
+    limit = ink.shape[0] * 0.1
+    letters = (h >= 3) & (h <= limit) & (w <= 2.5 * h) & (area >= 0.15 * w * h) & (area >= 6)
+    if int(letters.sum()) < 15:
+        return None
+    # weighted by area: a background pattern's many small fragments do not make the letters small
+    heights, areas = h[letters], area[letters].astype(np.float64)
+    order = np.argsort(heights)
+    cumulative = np.cumsum(areas[order])
+    return float(heights[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
+
+
+def _text_region(ink: np.ndarray, text_height: float | None) -> np.ndarray:
+    """Where the document's text lies: the convex hull of the blocks its letters close into
+    (lines a few letters apart join; a lone speck on the table does not count)."""
+    size = int(max(9, 3 * (text_height or 12))) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, kernel)
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blocks = [c for c in contours if cv2.contourArea(c) >= 4 * size * size]
+    region = np.zeros_like(closed)
+    if blocks:
+        cv2.fillConvexPoly(region, cv2.convexHull(np.concatenate(blocks)), 255)
+    return region
+
+
+def _glare(
+    gray: np.ndarray, ink: np.ndarray, text_height: float | None
+) -> tuple[float, tuple[float, float, float, float] | None]:
+    """Share of the text's region under a clipped highlight with no letter left in it, and the
+    highlight's box.
+
+    A highlight is clipped white (the sensor saturated) in a blob larger than two letters, where
+    no letter survives. On paper that is itself near white at full exposure (a flat scan of a
+    letter) a blank margin is clipped too: there no glare is measured (conservative: such a page
+    is never sent back for glare)."""
+    region = _text_region(ink, text_height) > 0
+    area = int(region.sum())
+    if area < 0.002 * gray.size:
+        return 0.0, None
+    paper = gray[region & (ink == 0)]
+    if not paper.size or float(np.median(paper)) >= _WHITE_PAPER:
+        return 0.0, None
+    letter = int(max(5, text_height or 5))
+    bright = (gray >= _CLIPPED).astype(np.uint8)
+    near_ink = cv2.dilate(ink, np.ones(((letter // 2) | 1, (letter // 2) | 1), np.uint8))
+    bright[near_ink > 0] = 0
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones(((2 * letter) | 1, (2 * letter) | 1), np.uint8))
+    over_text = (bright > 0) & region
+    share = float(over_text.sum()) / area
+    if share == 0.0:
+        return 0.0, None
+    return share, _box(over_text)
+
+
+def _cropped(ink: np.ndarray) -> tuple[float, tuple[float, float, float, float] | None]:
+    """The largest share of one side of the frame with text in the band along it."""
+    height, width = ink.shape
+    band = max(3, round(_BORDER_BAND * min(height, width)))
+    # letters only: long rules and a table's edge lines are not text cut off by the frame
+    opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    sides = {
+        "top": (opened[:band, :].any(axis=0), (0.0, 0.0, 1.0, band / height)),
+        "bottom": (opened[-band:, :].any(axis=0), (0.0, 1 - band / height, 1.0, 1.0)),
+        "left": (opened[:, :band].any(axis=1), (0.0, 0.0, band / width, 1.0)),
+        "right": (opened[:, -band:].any(axis=1), (1 - band / width, 0.0, 1.0, 1.0)),
+    }
+    best, box = 0.0, None
+    for touched, side_box in sides.values():
+        # a run of touched positions shorter than a letter is noise at the edge, not text
+        share = _runs_share(touched, min_run=max(3, band // 2))
+        if share > best:
+            best, box = share, side_box
+    return best, box
+
+
+def _runs_share(touched: np.ndarray, min_run: int) -> float:
+    kernel = np.ones(min_run, np.uint8)
+    eroded = cv2.erode(touched.astype(np.uint8).reshape(1, -1), kernel.reshape(1, -1))
+    kept = cv2.dilate(eroded, kernel.reshape(1, -1))
+    return float(kept.sum()) / max(1, touched.size)
+
+
+def _contrast(gray: np.ndarray, ink: np.ndarray) -> float | None:
+    """Ink against paper: the grey spread over the text's region."""
+    region = _text_region(ink, None) > 0
+    if int(region.sum()) < 0.002 * gray.size:
+        region = np.ones_like(region)
+    low, high = np.percentile(gray[region], (5, 95))
+    return float(high - low)
+
+
+def _box(mask: np.ndarray) -> tuple[float, float, float, float]:
+    ys, xs = np.nonzero(mask)
+    h, w = mask.shape
+    return (float(xs.min()) / w, float(ys.min()) / h, float(xs.max() + 1) / w, float(ys.max() + 1) / h)
+
+
+# --------------------------------------------------------------------------------------------
+# Judging a document
+
+
+# reason -> (measure, threshold attribute, "max" or "min", what is measured, unit)
+_RULES: tuple[tuple[str, str, str, str, str], ...] = (
+    ("blurred", "blur_px", "max_blur_px", "edge width", "px"),
+    ("blurred", "motion_blur_px", "max_motion_blur_px", "motion blur", "px"),
+    ("glare", "glare", "max_glare", "share of the text under glare", ""),
+    ("cropped", "cropped", "max_cropped", "share of a frame side the text touches", ""),
+    ("low_resolution", "text_height_px", "min_text_height_px", "letter height", "px"),
+    ("too_dark", "brightness", "min_brightness", "brightness", ""),
+    ("too_dark", "contrast", "min_contrast", "contrast", ""),
+)
+
+
+def _fails(value: float | None, limit: float | None, kind: str) -> bool:
+    if value is None or limit is None:
+        return False
+    return value > limit if kind == "max_" else value < limit
+
+
+def _badness(value: float, limit: float, kind: str) -> float:
+    """How far past (positive) or short of (negative) its threshold a value is, relatively."""
+    return (value - limit) / max(abs(limit), 1e-6) * (1 if kind == "max_" else -1)
+
+
+def assess(
+    pages: Sequence[CaptureMeasures],
+    thresholds: CaptureThresholds,
+    numbers: Sequence[int] | None = None,
+) -> CaptureAssessment:
+    """One check a reason over all pages: it fails when any page fails any of its measures;
+    the score is the measure (of the worst page) furthest past, or nearest to, its threshold.
+    ``numbers``: the pages' numbers in the document (1, 2, ... when not given)."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(pages) + 1))
+    checks: list[CaptureCheck] = []
+    for reason in REASONS:
+        worst: tuple[float, CaptureCheck] | None = None
+        for _, measure, attribute, label, unit in (r for r in _RULES if r[0] == reason):
+            limit = getattr(thresholds, attribute)
+            kind = attribute[:4]
+            for number, page in zip(numbers, pages, strict=True):
+                value = getattr(page, measure)
+                if value is None:
+                    continue
+                failed = _fails(value, limit, kind)
+                comparison = ("above" if kind == "max_" else "below") if failed else "within"
+                shown = f"{value:.3g}{unit}" + ("" if limit is None else f" ({comparison} {limit:g}{unit})")
+                check = CaptureCheck(
+                    name=f"capture_{reason}",
+                    reason=reason,
+                    passed=not failed,
+                    score=float(value),
+                    threshold=limit,
+                    page=number,
+                    detail=f"{label} {shown}" + (f" on page {number}" if len(pages) > 1 else ""),
+                    region=page.regions.get(reason),
+                )
+                rank = _badness(value, limit, kind) if limit is not None else float("-inf")
+                if worst is None or rank > worst[0]:
+                    worst = (rank, check)
+        if worst is None:
+            checks.append(
+                CaptureCheck(
+                    f"capture_{reason}", reason, True, None, None, None, "not measurable on these pages"
+                )
+            )
+        else:
+            checks.append(worst[1])
+    return CaptureAssessment(tuple(pages), tuple(checks))
+
+
+def assess_images(
+    images: Sequence[bytes], thresholds: CaptureThresholds, numbers: Sequence[int] | None = None
+) -> CaptureAssessment:
+    """:func:`assess` of encoded page images; ValueError when one does not decode."""
+    return assess([measure_page(decode_page(data)) for data in images], thresholds, numbers)

@@ -1,0 +1,154 @@
+"""One capture defect at a chosen strength, and the attacks authenticity signals look for.
+
+``synth.degrade`` draws a realistic mix of defects per document; measuring where one defect
+starts to cost accuracy needs each on its own, graded. :func:`capture_defect` applies one of
+``DEFECTS`` at ``level`` (its own unit, see ``DEFECT_UNITS``) to an RGB image; the attacks
+(:func:`screen_rephoto`, :func:`halftone_rescan`, :func:`pasted_field`) build what a fraudster
+uploads from a genuine capture. Every random choice is drawn from the caller's generator, so a
+seed reproduces the same pixels. Used by ``bench/capture_quality.py`` and the tests of
+``media.capture_quality`` and ``media.authenticity``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from synth import degrade
+
+DEFECTS: tuple[str, ...] = ("blur", "motion_blur", "glare", "crop", "downscale", "dark", "low_contrast")
+DEFECT_UNITS: dict[str, str] = {
+    "blur": "Gaussian sigma, px",
+    "motion_blur": "smear length, px",
+    "glare": "highlight strength, 0..1",
+    "crop": "share of the frame cut off one side",
+    "downscale": "scale factor (1 = as captured)",
+    "dark": "exposure factor (1 = as captured)",
+    "low_contrast": "contrast factor (1 = as captured)",
+}
+
+
+def capture_defect(image: np.ndarray, defect: str, level: float, rng: np.random.Generator) -> np.ndarray:
+    """``image`` (H x W x 3 uint8 RGB) with ``defect`` applied at ``level``."""
+    if defect == "blur":
+        return cv2.GaussianBlur(image, (0, 0), level) if level >= 0.2 else image
+    if defect == "motion_blur":
+        return degrade._motion_blur(image, round(level), float(rng.uniform(0, 180)))
+    if defect == "glare":
+        return _glare_spot(image, rng, level)
+    if defect == "crop":
+        return _cut_off(image, rng, level)
+    if defect == "downscale":
+        return degrade._downscale(image, level) if level < 0.999 else image
+    if defect == "dark":
+        return cv2.convertScaleAbs(image, alpha=level, beta=0)
+    if defect == "low_contrast":
+        return degrade._low_contrast(image, level)
+    raise ValueError(f"unknown defect {defect!r}; expected one of {DEFECTS}")
+
+
+def _glare_spot(image: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A clipped specular highlight near the middle of the frame (where the document lies)."""
+    if strength <= 0:
+        return image
+    h, w = image.shape[:2]
+    cx, cy = w * rng.uniform(0.35, 0.65), h * rng.uniform(0.35, 0.65)
+    sx, sy = w * rng.uniform(0.08, 0.14), h * rng.uniform(0.08, 0.14)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    # a flat-topped blob: strength above 1 is clipped at the centre, as a phone's sensor clips
+    blob = np.clip(strength * 1.6 * np.exp(-(((xs - cx) / sx) ** 2 + ((ys - cy) / sy) ** 2)), 0, 1)
+    lifted = image.astype(np.float32) * (1 - blob[..., None]) + 255 * blob[..., None]
+    return np.clip(lifted, 0, 255).astype(np.uint8)
+
+
+def _cut_off(image: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """The frame moved over the document: ``share`` of it cut off one side (drawn)."""
+    if share <= 0:
+        return image
+    h, w = image.shape[:2]
+    side = int(rng.integers(4))
+    if side == 0:
+        return image[round(h * share) :].copy()
+    if side == 1:
+        return image[: h - round(h * share)].copy()
+    if side == 2:
+        return image[:, round(w * share) :].copy()
+    return image[:, : w - round(w * share)].copy()
+
+
+# --------------------------------------------------------------------------------------------
+# Attacks
+
+
+def screen_rephoto(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The capture shown on a screen and photographed: each screen pixel an RGB stripe triple
+    with a dark gap, seen by a camera a little rotated and scaled (moiré), slightly out of focus,
+    with sensor noise."""
+    h, w = image.shape[:2]
+    pitch = 3  # camera pixels a screen pixel covers, before the camera's own resampling
+    screen = cv2.resize(image, (w * pitch // 2, h * pitch // 2), interpolation=cv2.INTER_AREA)
+    screen = cv2.resize(
+        screen, (screen.shape[1] * pitch, screen.shape[0] * pitch), interpolation=cv2.INTER_NEAREST
+    )
+    sub = np.zeros((pitch, pitch, 3), np.float32)
+    for channel in range(3):
+        sub[: pitch - 1, channel, channel] = 1.0  # one sub-pixel column per channel, a dark row
+    sub = 0.25 + 0.75 * sub
+    tile = np.tile(sub, (screen.shape[0] // pitch, screen.shape[1] // pitch, 1))
+    grid = screen.astype(np.float32) * tile * 1.6
+    angle = float(rng.uniform(-3, 3))
+    scale = float(rng.uniform(0.62, 0.72))
+    center = (grid.shape[1] / 2, grid.shape[0] / 2)
+    matrix = cv2.getRotationMatrix2D(center, angle, scale)
+    out_w, out_h = round(grid.shape[1] * scale), round(grid.shape[0] * scale)
+    matrix[0, 2] += out_w / 2 - center[0]
+    matrix[1, 2] += out_h / 2 - center[1]
+    photo = cv2.warpAffine(np.clip(grid, 0, 255), matrix, (out_w, out_h), flags=cv2.INTER_LINEAR)
+    photo = cv2.GaussianBlur(photo, (0, 0), float(rng.uniform(0.5, 0.8)))
+    photo = photo + rng.normal(0, 3, photo.shape).astype(np.float32)
+    return np.clip(photo, 0, 255).astype(np.uint8)
+
+
+def halftone_rescan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The capture printed on a black-and-white laser printer (a clustered-dot screen at 45°)
+    and scanned back: grey, dotted, slightly blurred, with scanner noise."""
+    gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
+    h, w = gray.shape
+    period = float(rng.uniform(4.0, 6.0))
+    theta = math.radians(45 + float(rng.uniform(-5, 5)))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = (xs * math.cos(theta) + ys * math.sin(theta)) * 2 * math.pi / period
+    v = (-xs * math.sin(theta) + ys * math.cos(theta)) * 2 * math.pi / period
+    screen = (np.cos(u) + np.cos(v)) / 4 + 0.5  # 0..1, dots centred on the maxima
+    printed = (gray > screen).astype(np.float32)  # paper where light, toner where dark
+    scanned = cv2.GaussianBlur(printed * 235 + 12, (0, 0), float(rng.uniform(0.6, 0.9)))
+    scanned = scanned + rng.normal(0, 2, scanned.shape).astype(np.float32)
+    out = np.clip(scanned, 0, 255).astype(np.uint8)
+    return cv2.cvtColor(out, cv2.COLOR_GRAY2RGB)
+
+
+def pasted_field(
+    image: np.ndarray, donor: np.ndarray, rng: np.random.Generator, donor_quality: int = 60
+) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A rectangle of ``donor`` (another document, JPEG-compressed at ``donor_quality`` first,
+    as a downloaded image is) pasted into ``image`` at an offset off JPEG's 8-pixel grid. Returns
+    the edited image and the pasted box (x0, y0, x1, y1). Encode the result as JPEG to finish the
+    forgery: the pasted rectangle keeps its own compression history."""
+    ok, buffer = cv2.imencode(
+        ".jpg", cv2.cvtColor(donor, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, donor_quality]
+    )
+    assert ok
+    decoded = cv2.cvtColor(cv2.imdecode(buffer, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    h, w = image.shape[:2]
+    box_w, box_h = round(w * float(rng.uniform(0.25, 0.35))), round(h * float(rng.uniform(0.12, 0.18)))
+    x0 = int(rng.integers(round(w * 0.2), w - box_w - round(w * 0.1))) // 8 * 8 + int(rng.integers(2, 7))
+    y0 = int(rng.integers(round(h * 0.2), h - box_h - round(h * 0.1))) // 8 * 8 + int(rng.integers(2, 7))
+    dh, dw = decoded.shape[:2]
+    sx = int(rng.integers(0, max(1, dw - box_w))) // 8 * 8
+    sy = int(rng.integers(0, max(1, dh - box_h))) // 8 * 8
+    patch = decoded[sy : sy + box_h, sx : sx + box_w]
+    edited = image.copy()
+    edited[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]] = patch
+    return edited, (x0, y0, x0 + patch.shape[1], y0 + patch.shape[0])

@@ -1,0 +1,71 @@
+"""The prepare step's capture-quality gate: a page too poor to read sends the document back to the
+applicant (resubmission_requested) before any inference; a readable one goes on to the model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from apps.documents.models import Document
+from apps.documents.models import DocumentStatus as S
+from apps.documents.pipeline import document_prepare
+from apps.documents.selectors import document_result_get
+from apps.documents.services import document_upload
+from apps.documents.steps import PipelineStep
+
+pytestmark = pytest.mark.django_db
+SAMPLES = Path(__file__).resolve().parents[3] / "samples"
+
+
+def _blurred(name: str = "00000-passport.jpg", sigma: float = 6.0) -> bytes:
+    image = cv2.imread(str(SAMPLES / name))
+    ok, data = cv2.imencode(".jpg", cv2.GaussianBlur(image, (0, 0), sigma), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return data.tobytes()
+
+
+def _upload(tenant, content: bytes, name: str) -> Document:
+    return document_upload(tenant=tenant, content=content, original_name=name, uploaded_by=None).document
+
+
+def test_a_blurred_photo_is_sent_back_with_its_reason_and_owes_no_inference(tenant):
+    document = _upload(tenant, _blurred(), "blurred.jpg")
+    outcome = document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    assert outcome.ran and outcome.next_step is None  # no infer step follows
+    assert (document.status, document.decision) == (S.RESUBMISSION_REQUESTED, S.RESUBMISSION_REQUESTED)
+    assert not document.extractions.exists()
+    result = document_result_get(document=document)
+    assert result["decision"] == "resubmission_requested"
+    assert result["resubmission"]["reasons"] == ["blurred"]
+    assert "blurred" in result["resubmission"]["message"]
+    failed = [c["name"] for c in result["checks"] if not c["passed"]]
+    assert "capture_blurred" in failed
+
+
+def test_a_sharp_photo_goes_on_to_inference_with_its_measures_stored(tenant):
+    document = _upload(tenant, (SAMPLES / "00000-passport.jpg").read_bytes(), "passport.jpg")
+    outcome = document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    assert outcome.next_step == PipelineStep.INFER and document.status == S.PROCESSING
+    names = {c["name"] for c in document.page_checks}
+    assert {"capture_blurred", "capture_glare", "authenticity_screen"} <= names
+    assert all(c["passed"] for c in document.page_checks if c["kind"] == "capture")
+    assert document_result_get(document=document)["resubmission"] is None
+
+
+def test_a_digital_pdf_is_never_gated(tenant):
+    document = _upload(tenant, (SAMPLES / "00006-invoice.pdf").read_bytes(), "invoice.pdf")
+    document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    assert document.status == S.PROCESSING and document.page_checks == []
+
+
+def test_the_gate_can_be_turned_off(tenant, settings):
+    settings.DOCINTEL_CAPTURE_GATE = False
+    document = _upload(tenant, _blurred(), "blurred.jpg")
+    document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    assert document.status == S.PROCESSING
