@@ -4,17 +4,23 @@ character n-grams and a few layout measures (issue 35, item 5).
 Features, all from :class:`engines.layout.PageText` (so a text layer and OCR look alike):
 
 * hashed word unigrams and bigrams (within a line) of folded text (lower case, accents dropped,
-  "ß" as "ss", as :func:`engines.validators.fold` and the cue classifier fold it); numbers become
+  "ß" as "ss", as :func:`engines.doctype_cues.fold_cue` folds it); numbers become
   their shape ("12,50" -> "9,9", "2024-04-04" -> "9-9-9"), so dates, amounts and times count as
   kinds of token, never as values;
 * hashed character 3- to 5-grams within each word, padded ("<total>"): a word OCR misread by a
   letter ("tacture") still shares most of its n-grams with the word;
 * a dozen layout measures: pages, lines, lines per page, share of lines with an amount, with a
   date at their start, with a time of day, the horizontal spread of the text (a receipt is a narrow
-  strip), mean line width and length, text layer or OCR, mean recognition score.
+  strip), mean line width and length, text layer or OCR, mean recognition score;
+* the type cues kept as data (engines/doctype_cues.py): per type, how many of its decisive,
+  strong and supporting phrases the text holds, whether it prints the type's title, and
+  structures such as an MRZ line, a till's item lines or a ledger's dated rows. The phrases are
+  knowledge a person wrote down; how much each tier weighs is fitted here.
 
 Each block (words, n-grams) is scaled to unit length, so a long statement and a short receipt
-weigh alike; the layout measures are standardised with the training set's mean and spread.
+weigh alike; the dense measures (layout, cues) are standardised with the training set's mean and
+spread. The fitted logits are divided by a temperature chosen on held-out documents (never below
+1), so that the probability of the type chosen is not surer than the model has shown itself.
 
 The model is fitted by L-BFGS on the class-balanced, L2-regularised cross-entropy from zero
 weights: no randomness, the same texts give the same weights. Only hashed features seen in
@@ -22,7 +28,7 @@ training have weights; the artefact keeps those rows (float16) and a JSON header
 configuration, classes, the engine version it was fitted on, the fit date, training seeds and
 set sizes and the held-out accuracy. :func:`load` refuses an artefact fitted on another engine
 version (:class:`EngineVersionMismatch`); :func:`current` returns the artefact of this engine
-version, or None (the cue classifier then decides alone).
+version, or None (nothing is then claimed: engines/classify.py).
 """
 
 from __future__ import annotations
@@ -41,14 +47,15 @@ from typing import Any
 import numpy as np
 
 from engines import ENGINE_VERSION
+from engines.doctype_cues import cue_features, feature_names
+from engines.doctype_cues import fold_cue as fold_text
 from engines.layout import PageText
 from engines.spec import DOCUMENT_TYPES
-from engines.validators import fold
 
 logger = logging.getLogger(__name__)
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
-FORMAT = 1
+FORMAT = 2
 
 _DEFAULT_CONFIG: dict[str, Any] = {
     "hash_bits": 18,
@@ -56,6 +63,7 @@ _DEFAULT_CONFIG: dict[str, Any] = {
     "word_block_weight": 1.0,
     "char_block_weight": 1.0,
     "layout_weight": 0.1,
+    "cue_weight": 1.0,
 }
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,:/-]\d+)*")
@@ -84,23 +92,6 @@ LAYOUT_FEATURES = (
 
 class EngineVersionMismatch(ValueError):
     """The artefact was fitted on another engine version: refit it (``make refit``)."""
-
-
-class _FoldTable(dict[int, str]):
-    """A ``str.translate`` table that folds each character once, on first sight."""
-
-    def __missing__(self, code: int) -> str:
-        folded = fold(chr(code)).replace("ß", "ss")
-        self[code] = folded
-        return folded
-
-
-_FOLD_TABLE = _FoldTable()
-
-
-def fold_text(text: str) -> str:
-    """:func:`engines.validators.fold` with "ß" as "ss" (as the cue classifier folds)."""
-    return text.translate(_FOLD_TABLE)
 
 
 def _hash(feature: str, bits: int) -> int:
@@ -133,7 +124,7 @@ class Features:
 
     indices: np.ndarray  # int64, sorted, unique
     values: np.ndarray  # float64
-    layout: np.ndarray  # float64, len(LAYOUT_FEATURES)
+    layout: np.ndarray  # float64, len(dense_feature_names()): layout measures, then cues
 
 
 def features(pages: Sequence[PageText], config: dict[str, Any] | None = None) -> Features:
@@ -167,7 +158,25 @@ def features(pages: Sequence[PageText], config: dict[str, Any] | None = None) ->
         values: np.ndarray = np.bincount(inverse, weights=vals, minlength=len(indices)).astype(np.float64)
     else:
         indices, values = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-    return Features(indices=indices.astype(np.int64), values=values, layout=_layout(pages, lines))
+    dense = np.concatenate([_layout(pages, lines), cue_features(pages)])
+    return Features(indices=indices.astype(np.int64), values=values, layout=dense)
+
+
+def dense_feature_names() -> tuple[str, ...]:
+    """The dense measures' names in order: the layout's, then the cues' (recorded in the artefact)."""
+    return LAYOUT_FEATURES + feature_names()
+
+
+def _dense_multiplier(config: dict[str, Any]) -> np.ndarray:
+    """How much each standardised dense measure counts: the layout's at ``layout_weight`` (at
+    full weight they made short hand-made pages receipts), the cues' at ``cue_weight``."""
+    cue_count = len(dense_feature_names()) - len(LAYOUT_FEATURES)
+    return np.concatenate(
+        [
+            np.full(len(LAYOUT_FEATURES), float(config["layout_weight"])),
+            np.full(cue_count, float(config["cue_weight"])),
+        ]
+    )
 
 
 def _layout(pages: Sequence[PageText], lines: Sequence[Any]) -> np.ndarray:
@@ -229,9 +238,9 @@ class DoctypeModel:
         known = self.rows[positions] == feats.indices
         if known.any():
             out += feats.values[known] @ self.weights[positions[known]].astype(np.float64)
-        layout = (feats.layout - self.layout_mean) / self.layout_scale * self.config["layout_weight"]
+        layout = (feats.layout - self.layout_mean) / self.layout_scale * _dense_multiplier(self.config)
         out += layout @ self.layout_weights.astype(np.float64)
-        return out
+        return out / float(self.meta.get("temperature", 1.0))
 
     def probabilities(self, pages: Sequence[PageText]) -> dict[str, float]:
         """Probabilities over :data:`engines.spec.DOCUMENT_TYPES` (0 for a type never fitted)."""
@@ -285,7 +294,7 @@ def fit(
     mean = layout.mean(axis=0)
     scale = layout.std(axis=0)
     scale[scale < 1e-6] = 1.0
-    dense = (layout - mean) / scale * config["layout_weight"]
+    dense = (layout - mean) / scale * _dense_multiplier(config)
     d_sparse, d_dense = len(rows), dense.shape[1]
     onehot = np.zeros((n, c))
     onehot[np.arange(n), y] = 1.0
@@ -331,6 +340,27 @@ def fit(
         config=config,
         meta={"l2": l2, "iterations": iterations, "balanced": balanced, "format": FORMAT},
     )
+
+
+def tempered(
+    model: DoctypeModel, documents: Sequence[Sequence[PageText]], labels: Sequence[str]
+) -> DoctypeModel:
+    """``model`` with the temperature (1 to 10) that gives the held-out ``documents`` the least
+    log-loss: an L2-regularised softmax fitted to separate its training set is surer than it is
+    right. Never below 1: a held-out set of generated documents is easier than the world."""
+    plain = replace(model, meta={k: v for k, v in model.meta.items() if k != "temperature"})
+    logits = np.stack([plain.logits(features(pages, model.config)) for pages in documents])
+    truth = np.array([model.classes.index(label) for label in labels])
+
+    def log_loss(temperature: float) -> float:
+        z = logits / temperature
+        z -= z.max(axis=1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        return -float(logp[np.arange(len(truth)), truth].mean())
+
+    grid = [1.0 + 0.05 * i for i in range(181)]
+    best = min(grid, key=log_loss)
+    return plain.with_meta(temperature=round(best, 2))
 
 
 def _lbfgs(fun: Any, x: np.ndarray, iterations: int, memory: int = 10, tolerance: float = 1e-7) -> np.ndarray:
@@ -389,7 +419,7 @@ def save(model: DoctypeModel, path: Path) -> None:
         "format": FORMAT,
         "classes": list(model.classes),
         "config": model.config,
-        "layout_features": list(LAYOUT_FEATURES),
+        "layout_features": list(dense_feature_names()),
         **{k: v for k, v in model.meta.items() if k not in {"format"}},
     }
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -418,8 +448,8 @@ def load(path: Path, *, engine_version: str | None = ENGINE_VERSION) -> DoctypeM
             raise EngineVersionMismatch(
                 f"{path} was fitted on engine {fitted_on}, this is engine {engine_version}: refit it"
             )
-        if list(header.get("layout_features", [])) != list(LAYOUT_FEATURES):
-            raise ValueError(f"{path}: layout features differ from this code's; refit it")
+        if list(header.get("layout_features", [])) != list(dense_feature_names()):
+            raise ValueError(f"{path}: its layout and cue features differ from this code's; refit it")
         meta = {k: v for k, v in header.items() if k not in {"classes", "config", "layout_features"}}
         return DoctypeModel(
             classes=tuple(header["classes"]),
@@ -441,10 +471,14 @@ def current() -> DoctypeModel | None:
     if not path.exists():
         others = sorted(p.name for p in MODELS_DIR.glob("doctype-*.npz")) if MODELS_DIR.exists() else []
         logger.warning(
-            "No document-type model for engine %s (%s): the cue classifier decides alone%s",
+            "No document-type model for engine %s (%s): every page without identity evidence goes to review%s",
             ENGINE_VERSION,
             path.name,
             f"; found {', '.join(others)}: refit (make refit)" if others else "",
         )
         return None
-    return load(path)
+    try:
+        return load(path)
+    except ValueError as exc:  # an artefact of an older format or other features: not this engine's
+        logger.warning("Document-type model %s not used: %s", path.name, exc)
+        return None

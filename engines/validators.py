@@ -11,11 +11,13 @@ because every reader would otherwise repeat the same work. Nothing here logs val
 from __future__ import annotations
 
 import re
+import tomllib
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 
 from engines.knowledge import KNOWLEDGE, alternation
 
@@ -176,82 +178,15 @@ def date_order(texts: list[str]) -> str | None:
 # Amounts and currencies
 # --------------------------------------------------------------------------------------------
 
-# Longest first, so "HK$" wins over "$". Values are ISO 4217 codes.
-_SYMBOLS: dict[str, str] = {
-    "US$": "USD",
-    "HK$": "HKD",
-    "NZ$": "NZD",
-    "AU$": "AUD",
-    "CA$": "CAD",
-    "C$": "CAD",
-    "A$": "AUD",
-    "S$": "SGD",
-    "R$": "BRL",
-    "€": "EUR",
-    "£": "GBP",
-    "¥": "JPY",
-    "₹": "INR",
-    "₩": "KRW",
-    "₺": "TRY",
-    "₽": "RUB",
-    "₱": "PHP",
-    "฿": "THB",
-    "₫": "VND",
-    "$": "USD",
-}
-_CODES = frozenset(
-    [
-        "USD",
-        "EUR",
-        "GBP",
-        "CHF",
-        "JPY",
-        "CNY",
-        "CAD",
-        "AUD",
-        "NZD",
-        "SEK",
-        "NOK",
-        "DKK",
-        "PLN",
-        "CZK",
-        "HUF",
-        "RON",
-        "BGN",
-        "INR",
-        "IDR",
-        "MYR",
-        "SGD",
-        "HKD",
-        "THB",
-        "PHP",
-        "VND",
-        "KRW",
-        "TWD",
-        "ZAR",
-        "BRL",
-        "MXN",
-        "ARS",
-        "CLP",
-        "COP",
-        "PEN",
-        "TRY",
-        "RUB",
-        "AED",
-        "SAR",
-        "ILS",
-        "EGP",
-        "NGN",
-        "KES",
-    ]
-)
-# Local abbreviations that are not ISO codes, as whole words.
-_LOCAL = {"rm": "MYR", "rp": "IDR", "fr": "CHF", "sfr": "CHF", "zl": "PLN", "kc": "CZK", "ft": "HUF"}
+CURRENCIES_FILE = Path(__file__).resolve().parent / "knowledge" / "currencies.toml"
+_CURRENCIES = tomllib.loads(CURRENCIES_FILE.read_text(encoding="utf-8"))
+_SYMBOLS: dict[str, str] = dict(sorted(_CURRENCIES["symbols"].items(), key=lambda kv: -len(kv[0])))
+_CODES = frozenset(_CURRENCIES["codes"]["printed"])
+_LOCAL: dict[str, str] = dict(_CURRENCIES["local_abbreviations"])
 _SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS))
 _CODE_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_CODES)) + r")(?![A-Za-z])")
-# A major currency's code with a letter OCR read in lower case ("Balance due UsD"): no word of
-# the six languages is spelled so, while "Eur", "Try" or "Pen" could open a sentence.
-_MISREAD_CODES = frozenset({"USD", "GBP", "CHF", "CAD", "AUD"})
+# A major currency's code with a letter OCR read in lower case ("Balance due UsD").
+_MISREAD_CODES = frozenset(_CURRENCIES["codes"]["misread_case"])
 _MISREAD_CODE_RE = re.compile(r"(?<![A-Za-z])([A-Z](?=[A-Za-z]*[a-z])[A-Za-z]{2})(?![A-Za-z])")
 # Case matters: "FR76..." opens a French IBAN and ".fr" ends a domain; neither is a franc.
 _LOCAL_RE = re.compile(r"(?<![\w.@/\-])(RM|Rp|SFr\.?|Fr\.|zł|Kč|Ft)(?![A-Za-z])")

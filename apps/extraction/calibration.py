@@ -40,7 +40,7 @@ MIN_EXAMPLES = 25  # fewer labelled examples than this and a class borrows its p
 SUPPORT_EXAMPLES = 5  # a map speaks only for raw scores with at least this many examples at or below
 _PRIOR_WEIGHT = 2.0  # pseudo-examples pulling each pooled block towards the class's mean
 _FLOOR, _CEILING = 0.001, 0.999
-_UNFITTED_INVALID_CAP = 0.25
+_INVALID_CAP = 0.25
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,10 @@ class Calibration:
         a specific one saw too few examples that low)."""
         # below a map's support, no more than it claims where its support begins: the answer
         # stays monotone in the raw score across the classes it passes through
-        ceiling = 1.0
+        # A failed check digit or checksum claims little whatever a map says: where the labelled
+        # data held enough failed validations to fit one, most were a misread check digit beside
+        # a right value, and a map would promise that of the next, where it is the value misread.
+        ceiling = _INVALID_CAP if valid is False else 1.0
         for key in _keys(source, name, valid, present, document_type):
             found = self.maps.get(key)
             if found is None:
@@ -131,10 +134,6 @@ class Calibration:
             if found.covers(raw_confidence):
                 return round(min(max(min(found(raw_confidence), ceiling), _FLOOR), _CEILING), 4)
             ceiling = min(ceiling, found(found.support or 0.0))
-        if valid is False:
-            # too few failed validations in the labelled data to fit: a failed check digit or
-            # checksum is strong evidence of a misread, so claim little whatever the OCR says
-            ceiling = min(ceiling, _UNFITTED_INVALID_CAP)
         return round(min(max(raw_confidence, 0.0), ceiling), 4)
 
     def fitted_for(

@@ -21,39 +21,13 @@ from functools import lru_cache
 import numpy as np
 
 from engines.mrz.formats import ALPHABET
+from engines.mrz.lookalikes import DIGIT_LOOKALIKES, LETTER_LOOKALIKES, RECOGNISER_FILLER_LOOKALIKES
 
 _NEG = -1e9
 _EPS = 1e-9
 _MIN_ALTERNATIVE = 1e-5
 # runner-up characters below this probability are not worth reporting
 
-# Characters a recogniser prints for the MRZ filler.
-# '<', double and single angle brackets and quotation marks, hiragana ku, full-width '<'
-_FILLER_LOOKALIKES = "<\u300a\u3008\u00ab\u2039\u304f\uff1c"
-
-# Lookalikes lent to the character a digit-only position allows, and the reverse for letters.
-DIGIT_LOOKALIKES: dict[str, str] = {
-    "0": "OQDo",
-    "1": "Il|i",
-    "2": "Zz",
-    "3": "",
-    "4": "A",
-    "5": "Ss",
-    "6": "Gb",
-    "7": "T",
-    "8": "B",
-    "9": "gq",
-}
-LETTER_LOOKALIKES: dict[str, str] = {
-    "O": "0Q",
-    "I": "1|l",
-    "Z": "2",
-    "S": "5",
-    "B": "8",
-    "G": "6",
-    "A": "4",
-    "T": "7",
-}
 
 # Which lookalike folding each class of formats.py uses.
 _FOLD_FOR_CLASS = {
@@ -143,7 +117,7 @@ def _projections(vocabulary: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         if v == 0 or len(token) != 1:  # the CTC blank, or a multi-character token
             continue
         char = unicodedata.normalize("NFKC", token)
-        if char in _FILLER_LOOKALIKES:
+        if char in RECOGNISER_FILLER_LOOKALIKES:
             proj[:, v, ALPHABET.index("<")] = 1.0
             continue
         upper = char.upper() if len(char) == 1 else ""

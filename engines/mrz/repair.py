@@ -36,6 +36,7 @@ from engines.mrz.formats import (
     MrzFormat,
     Span,
 )
+from engines.mrz.lookalikes import CONFUSABLE, FILLER_GLYPHS, TO_DIGIT, TO_LETTER, TO_SEX
 from engines.mrz.parse import check_passes, effective_checks
 
 Option = tuple[str, float]
@@ -43,61 +44,8 @@ _Way = tuple[float, tuple[tuple[int, int, str], ...]]  # (cost, substitutions (l
 _WAYS_KEPT = 2
 Options = list[list[list[Option]]]  # per line, per position: (character, cost), the read one first
 
-# Characters OCR prints for the filler '<'. 'K', 'X' and 'C' are letters, so they are only turned
-# into filler inside filler runs (see _clean_filler_runs), never blindly.
-_FILLER_GLYPHS = {
-    "\u00ab": "<<",  # left guillemet
-    "\u300a": "<<",  # left double angle bracket
-    "\u00bb": "<<",  # right guillemet (a mirrored reading)
-    "\u300b": "<<",  # right double angle bracket
-    "\u2039": "<",  # single left-pointing angle quotation mark
-    "\u3008": "<",  # left angle bracket
-    "\u304f": "<",  # hiragana ku
-    "\uff1c": "<",  # full-width less-than
-    "\u00d7": "<",  # multiplication sign
-}
 _DROP = set(" \t\r\n.,;:'\"`|_-~")
 
-# What a character at a position of another class most likely was.
-# (Text is upper-cased before these apply.)
-_TO_DIGIT = {"O": "0", "Q": "0", "D": "0", "U": "0", "I": "1", "L": "1", "Z": "2", "A": "4", "S": "5"}
-_TO_DIGIT.update({"G": "6", "T": "7", "B": "8"})
-_TO_LETTER = {"0": "O", "1": "I", "2": "Z", "4": "A", "5": "S", "6": "G", "7": "T", "8": "B"}
-_TO_SEX = {"H": "M", "N": "M", "W": "M", "E": "F", "P": "F", "K": "X"}
-
-# Lookalikes offered to check-digit repair when no recogniser evidence is available.
-_CONFUSABLE: dict[str, str] = {
-    "0": "ODQ86",
-    "1": "I7L",
-    "2": "Z7",
-    "3": "8",
-    "4": "A",
-    "5": "S6",
-    "6": "G58",
-    "7": "1T2",
-    "8": "B036",
-    "9": "80",
-    "O": "0QDC",
-    "Q": "0O",
-    "D": "0O",
-    "I": "1L",
-    "L": "1I",
-    "B": "8",
-    "S": "5",
-    "Z": "2",
-    "G": "6C",
-    "A": "4",
-    "T": "7",
-    "C": "GO<",
-    "M": "N",
-    "N": "M",
-    "E": "F",
-    "F": "E",
-    "U": "V",
-    "V": "U",
-    "K": "<",
-    "X": "<",
-}
 # Costs are in nats: -log(probability of the substitute / probability of what was read).
 STATIC_COST = 2.0  # one lookalike substitution without recogniser evidence
 _LOOKALIKE_FLOOR = 3.0  # about the most a letter/digit twin costs when the recogniser gives it no weight
@@ -131,8 +79,8 @@ def normalize_line(text: str) -> str:
     """Upper case, fold full-width forms, turn filler glyphs into '<', drop spaces and punctuation."""
     out = []
     for raw in unicodedata.normalize("NFKC", text):
-        if raw in _FILLER_GLYPHS:
-            out.append(_FILLER_GLYPHS[raw])
+        if raw in FILLER_GLYPHS:
+            out.append(FILLER_GLYPHS[raw])
             continue
         char = raw.upper()
         if char in ALPHABET:
@@ -201,7 +149,7 @@ def options_from_alternatives(
             for c, p in probs.items():
                 if c != char and p > 0:
                     opts[c] = max(0.0, -_log(p / top))
-            for c in _CONFUSABLE.get(char, ""):
+            for c in CONFUSABLE.get(char, ""):
                 # A letter/digit or letter/letter twin stays thinkable even when the recogniser is
                 # sure (its training did not know the MRZ font); its evidence still orders the
                 # twins. Digits it reads confidently are not second-guessed.
@@ -288,11 +236,11 @@ def _class_fix(char: str, cls: str) -> str:
     if char in allowed:
         return char
     if allowed == CLASS_CHARS["s"]:
-        return _TO_SEX.get(char, char)
+        return TO_SEX.get(char, char)
     if set(allowed) <= set(DIGITS + FILLER):
-        return _TO_DIGIT.get(char, char)
+        return TO_DIGIT.get(char, char)
     if set(allowed) <= set(LETTERS + FILLER):
-        return _TO_LETTER.get(char, char)
+        return TO_LETTER.get(char, char)
     return char
 
 
@@ -318,7 +266,7 @@ def _static_options(fmt: MrzFormat, lines: Sequence[str]) -> Options:
         for pos, char in enumerate(line):
             allowed = fmt.allowed(li, pos)
             opts = [(char, 0.0)]
-            for c in _CONFUSABLE.get(char, ""):
+            for c in CONFUSABLE.get(char, ""):
                 if c in allowed and c != char:
                     cost = STATIC_COST
                     if fmt.templates[li][pos] == "x":

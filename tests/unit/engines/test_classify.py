@@ -6,7 +6,6 @@ import pytest
 
 from engines.classify import (
     DOCUMENT_TYPES,
-    classify_by_cues,
     classify_text,
     identity_classification,
     printed_identity_type,
@@ -858,11 +857,6 @@ def test_a_cue_glued_to_the_number_it_captions_still_counts() -> None:
         "459,67",
     )
     assert classify_text([page]).document_type == "invoice", classify_text([page]).probabilities
-
-
-def test_a_number_glued_to_a_cue_ending_in_a_digit_is_no_cue() -> None:
-    """ "net 30" is an invoice's term of payment; "net 300" (a weight) is not."""
-    assert classify_by_cues([_page("Rice 5kg", "net 300 g", "Water", "2,50")]).document_type == "other"
 
 
 def test_a_page_titled_invoice_over_a_total_is_an_invoice_though_blur_hid_the_rest() -> None:

@@ -233,3 +233,18 @@ def test_an_iban_with_a_character_in_the_wrong_class_is_repaired_only_when_mod_9
     assert repaired_iban(read) == iban
     if iban is not None:
         assert valid_iban(read) is None and find_iban(f"IBAN {read}", repair=True) == (iban, 5, 5 + len(read))
+
+
+def test_the_currency_knowledge_names_only_iso_4217_codes() -> None:
+    """engines/knowledge/currencies.toml is data a person edits: every code it maps to must be
+    one ISO 4217 knows (pycountry's list), and a symbol that is a prefix of another is tried after it."""
+    import pycountry
+
+    from engines import validators
+
+    data = validators._CURRENCIES
+    iso = {currency.alpha_3 for currency in pycountry.currencies} | set(data["codes"]["withdrawn"])
+    mapped = set(data["symbols"].values()) | set(data["local_abbreviations"].values())
+    assert mapped | set(data["codes"]["printed"]) | set(data["codes"]["misread_case"]) <= iso
+    symbols = list(validators._SYMBOLS)
+    assert symbols.index("HK$") < symbols.index("$") and symbols.index("US$") < symbols.index("$")

@@ -31,6 +31,6 @@ def test_a_calibration_of_another_engine_version_is_used_and_said_so(
 
 
 def test_a_document_type_model_was_fitted_on_this_engine_version() -> None:
-    """The classifier's fitted half exists for this engine version (else the cues decide alone)."""
+    """The document-type model exists for this engine version (else nothing is classified)."""
     model = doctype_model.load(doctype_model.artefact_path(), engine_version=None)
     assert model.meta["engine_version"] == ENGINE_VERSION, "engine version changed: run `make refit`"
