@@ -11,6 +11,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("apps.review.urls")),
+    path("", include("apps.cases.urls")),
     path("", include("apps.ingestion.urls")),
 ]
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from celery import Task, shared_task
 from django.conf import settings
 
+from apps.cases.services import cases_reconcile
 from apps.documents import error_codes
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.pipeline import (
@@ -183,4 +184,5 @@ def decide(document_id: str) -> str:
 
 @shared_task(name="workers.tasks.reconcile")
 def reconcile() -> int:
-    return len(documents_reconcile(messages_lost=broker_messages_lost()))
+    documents = documents_reconcile(messages_lost=broker_messages_lost())
+    return len(documents) + len(cases_reconcile())

@@ -13,6 +13,7 @@ class CasePolicyAdmin(admin.ModelAdmin):
         "minimum_age",
         "accept_expired",
         "name_match_threshold",
+        "maker_checker",
         "updated_at",
     )
     search_fields = ("tenant__name",)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -121,6 +122,10 @@ class CasePolicy(models.Model):
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
         help_text="the lowest name-match score (0..1) the same-person check passes",
     )
+    maker_checker = models.BooleanField(
+        default=_default("maker_checker"),
+        help_text="an operator's approval of a case in review needs a second, different operator",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -151,3 +156,81 @@ class BlockedDocumentNumber(models.Model):
 
     def __str__(self) -> str:
         return f"blocked document number of {self.tenant_id}"
+
+
+class CasePacket(models.Model):
+    """One uploaded PDF that held several documents, and how it was cut into them: each page's
+    guessed type and cue (``pages``: [{"page", "document_type", "confidence", "cue"}]) and each
+    document's page range (``parts``: [{"first", "last", "document_type", "document_id"}]).
+    The packet's own bytes are not kept: its documents joined in order are its pages again, which
+    is what a reviewer's correction cuts anew."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="packets")
+    sha256 = models.CharField(max_length=64, db_index=True)  # the uploaded packet's
+    original_name = models.CharField(max_length=255)
+    page_count = models.PositiveIntegerField()
+    pages = models.JSONField(default=list)
+    parts = models.JSONField(default=list)
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    corrected_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"packet {self.id} of case {self.case_id}"
+
+
+class CaseTaskStatus(models.TextChoices):
+    OPEN = "open"  # waiting for an operator
+    AWAITING_CHECK = "awaiting_check"  # approved by a maker, waiting for a different checker
+    DONE = "done"
+
+
+class CaseTaskOutcome(models.TextChoices):
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    RESUBMISSION_REQUESTED = "resubmission_requested"
+    WITHDRAWN = "withdrawn"  # the case left review by itself (new documents, a re-evaluation)
+
+
+class CaseReviewTask(models.Model):
+    """A case in review waiting for a person: the case queue is the tenant's waiting tasks.
+    Written only by ``apps.cases.review``."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.CASCADE, related_name="case_review_tasks")
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="review_tasks")
+    status = models.CharField(max_length=20, choices=CaseTaskStatus.choices, default=CaseTaskStatus.OPEN)
+    outcome = models.CharField(max_length=24, choices=CaseTaskOutcome.choices, blank=True)
+    reasons = models.JSONField(default=list, blank=True)  # the case's reasons when it was routed
+    maker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    maker_approved_at = models.DateTimeField(null=True, blank=True)
+    # Free text written by operators may quote the documents: kept here, never in logs or the audit.
+    note = models.TextField(blank=True)
+    completed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    completed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case"],
+                condition=~models.Q(status="done"),
+                name="one_waiting_review_task_per_case",
+            )
+        ]
+        indexes = [models.Index(fields=["tenant", "status", "created_at"], name="case_task_queue_order")]
+
+    def __str__(self) -> str:
+        return f"review task {self.id} of case {self.case_id} ({self.status})"

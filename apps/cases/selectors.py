@@ -12,7 +12,15 @@ from django.urls import reverse
 
 from apps.cases.checks.types import DocumentFacts, DuplicateHit, Policy
 from apps.cases.fingerprints import blocked
-from apps.cases.models import BlockedDocumentNumber, Case, CaseDocument, CasePolicy
+from apps.cases.models import (
+    BlockedDocumentNumber,
+    Case,
+    CaseDocument,
+    CasePacket,
+    CasePolicy,
+    CaseReviewTask,
+    CaseTaskStatus,
+)
 from apps.documents.models import Document
 from apps.documents.selectors import document_latest_extraction, document_result_get
 from apps.documents.state import IN_FLIGHT
@@ -43,6 +51,7 @@ def case_policy_get(*, tenant: Tenant) -> Policy:
         minimum_age=row.minimum_age,
         accept_expired=row.accept_expired,
         name_match_threshold=row.name_match_threshold,
+        maker_checker=row.maker_checker,
     )
 
 
@@ -170,3 +179,53 @@ def case_result_get(*, case: Case) -> dict[str, Any]:
         "documents": [document_result_get(document=link.document) for link in case_links(case=case)],
         "created_at": case.created_at.isoformat(),
     }
+
+
+def case_review_tasks_waiting(*, tenant: Tenant) -> QuerySet[CaseReviewTask]:
+    """The case queue: the tenant's cases waiting for a person, oldest first."""
+    return (
+        CaseReviewTask.objects.filter(tenant=tenant)
+        .exclude(status=CaseTaskStatus.DONE)
+        .select_related("case", "maker")
+        .order_by("created_at")
+    )
+
+
+def case_review_task_of(*, case: Case) -> CaseReviewTask | None:
+    """The case's waiting task, else its latest one (None when it never went to review)."""
+    tasks = CaseReviewTask.objects.filter(case=case).select_related("maker", "completed_by")
+    return tasks.exclude(status=CaseTaskStatus.DONE).first() or tasks.order_by("-created_at").first()
+
+
+def case_review_next(
+    *, tenant: Tenant, user_id: int, after: uuid.UUID | None = None
+) -> CaseReviewTask | None:
+    """The oldest waiting task the user may decide: not one they approved as its maker."""
+    waiting = case_review_tasks_waiting(tenant=tenant).exclude(maker_id=user_id)
+    if after is not None:
+        waiting = waiting.exclude(case_id=after)
+    return waiting.first()
+
+
+def case_packets(*, case: Case) -> list[CasePacket]:
+    return list(CasePacket.objects.filter(case=case).order_by("created_at"))
+
+
+def cases_about_person(
+    *, tenant: Tenant, name: str, date_of_birth: str = "", document_ids: Sequence[str] = ()
+) -> list[uuid.UUID]:
+    """The tenant's cases holding any of ``document_ids``, or whose declared name (and date of
+    birth, when given) is the person's: what a person's erasure clears."""
+    holding = set(
+        CaseDocument.objects.filter(case__tenant=tenant, document_id__in=list(document_ids)).values_list(
+            "case_id", flat=True
+        )
+    )
+    wanted = " ".join(name.casefold().split())
+    for case_id, declared in (
+        cases_of_tenant(tenant=tenant).exclude(declared={}).values_list("pk", "declared")
+    ):
+        same_name = bool(wanted) and " ".join(str(declared.get("full_name", "")).casefold().split()) == wanted
+        if same_name and (not date_of_birth or declared.get("date_of_birth") == date_of_birth):
+            holding.add(case_id)
+    return sorted(holding)

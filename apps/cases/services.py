@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -25,7 +27,15 @@ from apps.audit.services import audit_record
 from apps.cases import fingerprints
 from apps.cases.checks import checks_run
 from apps.cases.checks.types import CaseFacts
-from apps.cases.models import Case, CaseDocument, CaseStatus
+from apps.cases.models import (
+    Case,
+    CaseDocument,
+    CaseReviewTask,
+    CaseStatus,
+    CaseTaskOutcome,
+    CaseTaskStatus,
+)
+from apps.cases.packets.uploads import StoredUpload, packet_record, upload_store
 from apps.cases.policy import CaseDecision, case_decision
 from apps.cases.selectors import (
     case_blocklisted,
@@ -37,7 +47,8 @@ from apps.cases.selectors import (
     cases_of_documents,
 )
 from apps.documents.models import Document
-from apps.documents.services import document_upload, documents_prepared_together, upload_validate
+from apps.documents.services import documents_prepared_together, upload_validate
+from apps.documents.state import IN_FLIGHT
 from apps.tenants.models import Tenant
 from apps.webhooks.services import webhook_case_event
 
@@ -50,6 +61,8 @@ STATUS_OF = {
     "resubmission_requested": CaseStatus.RESUBMISSION_REQUESTED,
     "needs_review": CaseStatus.IN_REVIEW,
 }
+# The rule named when an operator decided a case in review.
+OPERATOR_RULE = "operator"
 # Final: nothing changes an approved or rejected case (a new one is opened instead).
 CLOSED = frozenset({CaseStatus.APPROVED, CaseStatus.REJECTED})
 DECLARED_FIELDS = (
@@ -94,15 +107,21 @@ def _documents_link(case: Case, documents: Sequence[Document]) -> list[Document]
     return added
 
 
-def _uploads_store(tenant: Tenant, files: Sequence[SubmittedFile]) -> list[Document]:
-    """Each file as a document (the same bytes again: the existing one); ``UploadRejectedError``
-    for a file that cannot be one, found before any file is stored, so nothing of the request is."""
+def _uploads_store(tenant: Tenant, files: Sequence[SubmittedFile]) -> list[StoredUpload]:
+    """Each file as a document (the same bytes again: the existing one), or as the documents of a
+    packet (``apps.cases.packets``); ``UploadRejectedError`` for a file that cannot be one, found
+    before any file is stored, so nothing of the request is."""
     for submitted in files:
         upload_validate(submitted.content)
-    return [
-        document_upload(tenant=tenant, content=f.content, original_name=f.name, uploaded_by=None).document
-        for f in files
-    ]
+    return [upload_store(tenant=tenant, content=f.content, original_name=f.name) for f in files]
+
+
+def _packets_record(case: Case, stored: Sequence[StoredUpload]) -> list[Document]:
+    """Record the packets cut for ``case``; every stored document, in the order of the files."""
+    for upload in stored:
+        if upload.cut is not None:
+            packet_record(case=case, cut=upload.cut)
+    return [document for upload in stored for document in upload.documents]
 
 
 def case_create(
@@ -127,7 +146,7 @@ def case_create(
             callback_url=callback_url,
             case_date=case_date or timezone.localdate(),
         )
-        added = _documents_link(case, [*documents, *uploaded])
+        added = _documents_link(case, [*documents, *_packets_record(case, uploaded)])
         audit_record(
             tenant=tenant, actor=None, action="case.created", object_type="case", object_id=str(case.pk),
             data={"documents": [str(d.pk) for d in added], "declared_fields": sorted(kept)},
@@ -146,7 +165,7 @@ def case_documents_add(
         if locked.status in CLOSED:
             raise CaseClosedError(f"case {locked.pk} is {locked.status}")
         uploaded = _uploads_store(locked.tenant, files)
-        added = _documents_link(locked, [*documents, *uploaded])
+        added = _documents_link(locked, [*documents, *_packets_record(locked, uploaded)])
         if added:
             audit_record(
                 tenant=locked.tenant, actor=None, action="case.documents_added", object_type="case",
@@ -180,7 +199,26 @@ def cases_reevaluate_for_documents(*, document_ids: Sequence[uuid.UUID | str]) -
     return case_ids
 
 
-def _status_set(case: Case, target: str) -> None:
+def cases_reconcile(*, now: dt.datetime | None = None) -> list[uuid.UUID]:
+    """Evaluate the open cases whose documents are all decided but that were left waiting (the
+    post-commit hook of their last document was lost: a worker killed between its commit and the
+    hook); the periodic reconcile task calls this. Returns the cases evaluated."""
+    cutoff = (now or timezone.now()) - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
+    left = (
+        Case.objects.filter(status=CaseStatus.OPEN, updated_at__lt=cutoff, case_documents__isnull=False)
+        .exclude(case_documents__document__status__in=IN_FLIGHT)
+        .values_list("pk", flat=True)
+        .distinct()[:500]
+    )
+    evaluated = list(left)
+    for case_id in evaluated:
+        case_evaluate(case_id=case_id)
+    if evaluated:
+        logger.info("reconciler evaluated %d cases left open", len(evaluated))
+    return evaluated
+
+
+def _status_set(case: Case, target: str, actor: User | None = None) -> None:
     """The case's status, audited; the one place it changes. Approved and rejected are final."""
     if case.status == target:
         return
@@ -189,9 +227,10 @@ def _status_set(case: Case, target: str) -> None:
     source, case.status = case.status, target
     case.save(update_fields=["status", "updated_at"])
     audit_record(
-        tenant=case.tenant, actor=None, action="case.status_changed", object_type="case",
+        tenant=case.tenant, actor=actor, action="case.status_changed", object_type="case",
         object_id=str(case.pk), data={"from": source, "to": target},
     )  # fmt: skip
+    _review_task_sync(case)
 
 
 def _facts(case: Case) -> CaseFacts:
@@ -248,8 +287,40 @@ def _evaluate_locked(case: Case) -> None:
         ]
     )
     _status_set(case, STATUS_OF[decision.outcome])
+    _review_task_sync(case)
     if changed:
         _decided(case, decision)
+
+
+def _review_task_sync(case: Case) -> None:
+    """A case in review waits in the case queue (one waiting task); a case that left review by
+    itself (new documents, a document decided) takes its waiting task out, as withdrawn."""
+    waiting = CaseReviewTask.objects.filter(case=case).exclude(status=CaseTaskStatus.DONE).first()
+    if case.status == CaseStatus.IN_REVIEW and waiting is None:
+        task = CaseReviewTask.objects.create(tenant=case.tenant, case=case, reasons=list(case.reasons))
+        audit_record(
+            tenant=case.tenant, actor=None, action="case.review_queued", object_type="case",
+            object_id=str(case.pk), data={"task": str(task.pk), "rule": case.decision_rule},
+        )  # fmt: skip
+    elif case.status == CaseStatus.IN_REVIEW and waiting is not None:
+        if waiting.reasons != list(case.reasons):
+            waiting.reasons = list(case.reasons)
+            waiting.save(update_fields=["reasons", "updated_at"])
+    elif waiting is not None:
+        waiting.status, waiting.outcome, waiting.completed_at = (
+            CaseTaskStatus.DONE, CaseTaskOutcome.WITHDRAWN, timezone.now(),
+        )  # fmt: skip
+        waiting.save(update_fields=["status", "outcome", "completed_at", "updated_at"])
+
+
+def case_operator_decide(*, case: Case, outcome: str, actor: User, task_id: str) -> None:
+    """An operator's decision on the caller's locked case in review (``apps.cases.review``): the
+    case's decision and status, audited with the operator, and ``case.decided`` sent."""
+    decision = CaseDecision(outcome=outcome, rule=OPERATOR_RULE, reasons=tuple(case.reasons))
+    case.decision, case.decision_rule, case.decided_at = outcome, OPERATOR_RULE, timezone.now()
+    case.save(update_fields=["decision", "decision_rule", "decided_at", "updated_at"])
+    _status_set(case, STATUS_OF[outcome], actor=actor)
+    _decided(case, decision, actor=actor, task_id=task_id)
 
 
 def _linked(checks: list[dict[str, Any]]) -> set[str]:
@@ -265,18 +336,41 @@ def _duplicates_tell(*, before: list[dict[str, Any]], after: list[dict[str, Any]
         transaction.on_commit(lambda: [case_evaluate(case_id=case_id) for case_id in found], robust=True)
 
 
-def _decided(case: Case, decision: CaseDecision) -> None:
+def _decided(case: Case, decision: CaseDecision, actor: User | None = None, task_id: str = "") -> None:
     """Audit the new decision (check names only: details may grow, values never belong here) and
     send ``case.decided`` to the case's callback URL once this commits."""
     audit_record(
-        tenant=case.tenant, actor=None, action="case.decided", object_type="case", object_id=str(case.pk),
+        tenant=case.tenant, actor=actor, action="case.decided", object_type="case", object_id=str(case.pk),
         data={
             "decision": decision.outcome,
             "rule": decision.rule,
             "failed_checks": [c["name"] for c in case.checks if not c["passed"]],
-        },
+        } | ({"task": task_id} if task_id else {}),
     )  # fmt: skip
     if case.callback_url:
         body = json.dumps(case_result_get(case=case), ensure_ascii=False, separators=(",", ":"))
         webhook_case_event(case_id=case.pk, tenant_id=case.tenant_id, url=case.callback_url, body=body)
     logger.info("case %s decided: %s by %s", case.pk, decision.outcome, decision.rule)
+
+
+def cases_declared_forget(
+    *, case_ids: Sequence[uuid.UUID | str], reason: str, actor: User | None = None
+) -> int:
+    """Clear what the applicants declared on these cases (a person's erasure, or retention); the
+    checks, decision and documents' links stay. Audited by case id and reason, no values."""
+    forgotten = 0
+    for case in Case.objects.filter(pk__in=list(case_ids)).exclude(declared={}).select_related("tenant"):
+        case.declared = {}
+        case.save(update_fields=["declared", "updated_at"])
+        audit_record(
+            tenant=case.tenant, actor=actor, action="case.declared_erased", object_type="case",
+            object_id=str(case.pk), data={"reason": reason},
+        )  # fmt: skip
+        forgotten += 1
+    return forgotten
+
+
+def cases_forget_expired(*, tenant: Tenant, cutoff: dt.datetime) -> int:
+    """Retention: the declared data of the tenant's cases opened before ``cutoff``."""
+    old = Case.objects.filter(tenant=tenant, created_at__lt=cutoff).exclude(declared={})
+    return cases_declared_forget(case_ids=list(old.values_list("pk", flat=True)), reason="retention")

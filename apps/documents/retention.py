@@ -10,7 +10,9 @@ a storage backup still holds them (crypto-shredding); the blobs are deleted afte
 The audit trail is append-only and keeps its events about the document: they carry ids, actions,
 states and field *names*, never values, so they hold no personal data. The erasure itself is
 audited the same way: which document, why, and for a person's request how many documents and by
-which kinds of criteria, never the name or date that was searched.
+which kinds of criteria, never the name or date that was searched. What applicants declared on
+KYC cases (``Case.declared``) is cleared with them: on a person's request for the cases holding
+their documents or declaring their name, and after the retention period for older cases.
 """
 
 from __future__ import annotations
@@ -93,11 +95,22 @@ def documents_purge_expired(*, now: dt.datetime | None = None, dry_run: bool = F
     """Erase every expired document (``purge_expired``, scheduled); the ids erased (or that would be)."""
     expired = documents_expired(now=now)
     if not dry_run:
+        _cases_declared_expire(now or timezone.now())
         for document in expired:
             document_erase(document=document, reason=RETENTION)
         if expired:
             logger.info("retention: erased %d expired documents", len(expired))
     return [str(d.pk) for d in expired]
+
+
+def _cases_declared_expire(now: dt.datetime) -> None:
+    """What applicants declared on KYC cases is kept no longer than their documents."""
+    from apps.cases.services import cases_forget_expired  # cases depend on documents
+
+    for tenant in Tenant.objects.all():
+        days = retention_days(tenant)
+        if days > 0:
+            cases_forget_expired(tenant=tenant, cutoff=now - dt.timedelta(days=days))
 
 
 @dataclass
@@ -122,8 +135,15 @@ def person_erase(
     erasure = PersonErasure(request_id=str(uuid.uuid4()), document_ids=[str(d.pk) for d in documents])
     if dry_run:
         return erasure
+    from apps.cases.selectors import cases_about_person  # cases depend on documents
+    from apps.cases.services import cases_declared_forget
+
+    cases = cases_about_person(
+        tenant=tenant, name=name, date_of_birth=date_of_birth, document_ids=erasure.document_ids
+    )
     for document in documents:
         document_erase(document=document, reason=REQUEST, actor=actor)
+    cases_declared_forget(case_ids=cases, reason=REQUEST, actor=actor)
     criteria = [c for c, given in (("name", name), ("date_of_birth", date_of_birth)) if given]
     if document_number:
         criteria.append("document_number")

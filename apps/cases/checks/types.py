@@ -76,11 +76,14 @@ class Policy:
     minimum_age: int = field(default_factory=lambda: int(_defaults()["minimum_age"]))
     accept_expired: bool = field(default_factory=lambda: bool(_defaults()["accept_expired"]))
     name_match_threshold: float = field(default_factory=lambda: float(_defaults()["name_match_threshold"]))
+    maker_checker: bool = field(default_factory=lambda: bool(_defaults()["maker_checker"]))
 
 
 # Documents a reader refused or a reviewer rejected: flagged by ``documents_readable``, and their
 # fields are not evidence for any other check.
-UNUSABLE_STATUSES = frozenset({"failed", "rejected"})
+# A document sent back for a new capture (``resubmission_requested``) is unusable too: its
+# case asks the applicant for it again, naming it.
+UNUSABLE_STATUSES = frozenset({"failed", "rejected", "resubmission_requested"})
 
 
 def family_of(document_type: str) -> str:

@@ -1,11 +1,12 @@
-"""``manage.py ingest DIR --tenant NAME [--type TYPE] [--wait SECONDS] [--format table|jsonl]``.
+"""``manage.py ingest DIR --tenant NAME [--type TYPE] [--wait SECONDS] [--format table|jsonl] [--cases]``.
 
 Walks a folder (and its subfolders) and uploads every file through the same service as the web
 page and the API (``apps.ingestion.services.file_upload``: zips are unpacked member by member,
 bombs refused), as one batch that the API can count and export (``/api/v1/batches/ID``). A
 progress bar on stderr shows files, documents per second and megabytes per second; the summary
 at the end counts documents made, duplicates and refusals by reason. With ``--wait`` it then
-follows the documents through the pipeline and prints their results.
+follows the documents through the pipeline and prints their results. With ``--cases`` each
+subfolder is one applicant whose files open one KYC case (``apps.cases``).
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ class Command(BaseCommand):
             "--wait", type=float, default=0.0, help="seconds to wait for the results (0: don't)"
         )
         parser.add_argument("--format", choices=("jsonl", "table"), default="table")
+        parser.add_argument(
+            "--cases",
+            action="store_true",
+            help="each subfolder is one applicant: its files open one KYC case (external reference: "
+            "the folder's name; declared data from its declared.json, if any)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tenant = tenant_get_by_name(name=options["tenant"])
@@ -91,6 +98,9 @@ class Command(BaseCommand):
         directory: Path = options["directory"]
         if not directory.is_dir():
             raise CommandError(f"{directory} is not a folder")
+        if options["cases"]:
+            self._cases(tenant, directory, options["wait"])
+            return
         files = walk(directory)
         progress = Progress(len(files), sum(p.stat().st_size for p in files))
         batch: Batch | None = None
@@ -130,6 +140,27 @@ class Command(BaseCommand):
             sys.stderr.write(f"batch {batch.pk} (GET /api/v1/batches/{batch.pk})\n")
         if options["wait"] > 0:
             self._wait_and_print(ids, options["wait"], options["format"])
+
+    def _cases(self, tenant: Any, directory: Path, wait_s: float) -> None:
+        """One case per applicant folder (``apps.cases.ingest``), then, with ``--wait``, each
+        case's decision once its documents are read."""
+        from apps.cases.ingest import applicant_folders, case_from_folder, cases_wait
+
+        opened = []
+        for folder in applicant_folders(directory):
+            try:
+                case = case_from_folder(tenant=tenant, folder=folder, files=walk(folder))
+            except ValueError as exc:
+                sys.stderr.write(f"{folder.name}: not opened ({exc})\n")
+                continue
+            opened.append(case)
+            sys.stderr.write(f"{folder.name}: case {case.pk} ({case.documents.count()} documents)\n")
+        sys.stderr.write(f"{len(opened)} cases opened\n")
+        if wait_s > 0:
+            for case in cases_wait([c.pk for c in opened], wait_s):
+                self.stdout.write(
+                    f"{case.external_reference}\t{case.pk}\t{case.status}\t{case.decision_rule or '-'}"
+                )
 
     def _wait_and_print(self, ids: list[str], wait_s: float, output: str) -> None:
         deadline = time.monotonic() + wait_s

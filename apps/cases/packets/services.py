@@ -1,0 +1,86 @@
+"""A reviewer's correction of a packet's split: the packet's pages cut at other ranges.
+
+The packet's pages are its current documents joined in order; the ranges that did not change keep
+their document (already read), each new range becomes a new document through the upload service,
+and the documents of the ranges that went are taken out of the case (they stay the tenant's
+documents, like any upload). The case is opened again and evaluated when its new documents are
+read; the correction is audited with the operator, the old and the new ranges.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from apps.audit.services import audit_record
+from apps.cases.models import Case, CaseDocument, CasePacket
+from apps.cases.packets.split import PageGuess, PageRange, range_type
+from apps.cases.packets.uploads import parts_summary, parts_upload
+from apps.cases.services import CLOSED, CaseClosedError, case_documents_add
+from apps.documents import blobs
+from apps.documents.models import Document
+from apps.documents.services import documents_prepared_together
+from media.pdf_split import ranges_cover, regroup_sandboxed
+
+
+class PacketChangedError(Exception):
+    """A document of the packet is gone (erased), so its pages cannot be cut again."""
+
+
+def _guesses(packet: CasePacket) -> list[PageGuess]:
+    return [
+        PageGuess(
+            page=int(p["page"]), document_type=str(p["document_type"]), confidence=float(p["confidence"])
+        )
+        for p in packet.pages
+    ]
+
+
+def case_packet_resplit(*, packet: CasePacket, ranges: list[PageRange], user: User | None) -> CasePacket:
+    """Cut ``packet`` at ``ranges`` (covering its pages in order); ``CaseClosedError`` for an
+    approved or rejected case, ``ValueError`` for ranges that do not cover the pages."""
+    if not ranges_cover(ranges, packet.page_count):
+        raise ValueError(f"the ranges must cover pages 1 to {packet.page_count} in order, each once")
+    with documents_prepared_together(), transaction.atomic():
+        case = Case.objects.select_for_update(of=("self",)).select_related("tenant").get(pk=packet.case_id)
+        if case.status in CLOSED:
+            raise CaseClosedError(f"case {case.pk} is {case.status}")
+        packet = CasePacket.objects.select_for_update().get(pk=packet.pk)
+        before = [(int(p["first"]), int(p["last"])) for p in packet.parts]
+        if before == list(ranges):
+            return packet
+        old = {(int(p["first"]), int(p["last"])): p for p in packet.parts}
+        ids = [str(p["document_id"]) for p in packet.parts]
+        found = {str(d.pk): d for d in Document.objects.filter(tenant=case.tenant, pk__in=ids)}
+        if len(found) != len(set(ids)):
+            raise PacketChangedError("a document of this packet no longer exists")
+        new_ranges = [r for r in ranges if r not in old]
+        guesses = _guesses(packet)
+        contents = regroup_sandboxed(
+            [blobs.blob_read(document=found[i], name=found[i].blob_name) for i in ids], new_ranges
+        )
+        _, added_parts = parts_upload(
+            tenant=case.tenant, original_name=packet.original_name, contents=contents, ranges=new_ranges,
+            types=[range_type(guesses, r) for r in new_ranges],
+        )  # fmt: skip
+        made = {(int(p["first"]), int(p["last"])): p for p in added_parts}
+        parts = [old.get(r) or made[r] for r in ranges]
+        kept = {str(p["document_id"]) for p in parts}
+        removed = [i for i in ids if i not in kept]
+        CaseDocument.objects.filter(case=case, document_id__in=removed).delete()
+        previous = parts_summary(packet.parts)
+        packet.parts, packet.corrected_by, packet.corrected_at = parts, user, timezone.now()
+        packet.save(update_fields=["parts", "corrected_by", "corrected_at"])
+        audit_record(
+            tenant=case.tenant, actor=user, action="case.packet_corrected", object_type="case",
+            object_id=str(case.pk),
+            data={"packet": str(packet.pk), "before": previous, "after": parts_summary(parts),
+                  "documents_removed": removed},
+        )  # fmt: skip
+        new_documents = [found.get(str(p["document_id"])) for p in parts]
+        added = [
+            d or Document.objects.get(pk=p["document_id"]) for d, p in zip(new_documents, parts, strict=True)
+        ]
+        case_documents_add(case=case, documents=added)
+    return packet

@@ -1,0 +1,95 @@
+"""Around a case's life: `manage.py ingest --cases`, the reconciler for cases whose last hook was
+lost, documents sent back for a new capture, and a person's erasure or retention clearing what
+the applicant declared."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from apps.audit.models import AuditEvent
+from apps.cases.models import Case
+from apps.cases.services import case_create, cases_reconcile
+from apps.documents.models import DocumentStatus
+from apps.documents.retention import documents_purge_expired, person_erase
+from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
+from tests.unit.cases.packets import first_of
+
+pytestmark = pytest.mark.django_db
+CASE_DATE = dt.date(2026, 6, 15)
+
+
+def test_ingest_cases_opens_one_case_per_applicant_folder(tenant, tmp_path, capsys):
+    for name, seed in (("applicant-a", 11), ("applicant-b", 12)):
+        folder = tmp_path / name
+        folder.mkdir()
+        passport = first_of("passport", extension="png", seed=seed)
+        (folder / "passport.png").write_bytes(passport.image)
+        (folder / "bill.pdf").write_bytes(first_of("proof_of_address", extension="pdf", seed=seed).image)
+        (folder / "declared.json").write_text(json.dumps({"full_name": "Ann Example", "colour": "blue"}))
+    (tmp_path / "empty").mkdir()
+    call_command("ingest", str(tmp_path), "--tenant", tenant.name, "--cases")
+    cases = list(Case.objects.filter(tenant=tenant).order_by("external_reference"))
+    assert [c.external_reference for c in cases] == ["applicant-a", "applicant-b"]
+    assert [c.documents.count() for c in cases] == [2, 2]
+    assert cases[0].declared == {"full_name": "Ann Example"}
+    assert "empty: not opened (no documents in the folder)" in capsys.readouterr().err
+
+
+def test_the_reconciler_evaluates_a_case_left_open_after_its_documents_were_decided(tenant):
+    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **PASSPORT)
+    bill = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))
+    case = case_create(tenant=tenant, documents=[passport, bill], case_date=CASE_DATE)
+    assert case.status == "open"
+    # the passport is decided, but the hook that evaluates its case never ran (no on_commit here)
+    passport.status = DocumentStatus.AUTO_APPROVED
+    passport.save(update_fields=["status"])
+    assert cases_reconcile() == []  # not stuck yet
+    later = timezone.now() + dt.timedelta(hours=2)
+    assert cases_reconcile(now=later) == [case.pk]
+    case.refresh_from_db()
+    assert case.status == "approved"
+    assert cases_reconcile(now=later) == []
+
+
+def test_a_document_sent_back_for_a_new_capture_asks_the_applicant_for_it(tenant):
+    blurred = read_document(tenant, "", status=DocumentStatus.RESUBMISSION_REQUESTED)
+    bill = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))
+    case = case_create(tenant=tenant, documents=[blurred, bill], case_date=CASE_DATE)
+    assert case.status == "resubmission_requested"
+    readable = next(c for c in case.checks if c["name"] == "documents_readable")
+    assert readable["detail"] == "unclassified document (document 1) is resubmission_requested"
+
+
+def test_a_persons_erasure_clears_what_they_declared_on_their_cases(tenant):
+    passport = read_document(tenant, "passport", **PASSPORT)
+    theirs = case_create(
+        tenant=tenant, documents=[passport], case_date=CASE_DATE,
+        declared={"full_name": "Anna Maria Mueller", "date_of_birth": "1990-04-01"},
+    )  # fmt: skip
+    declared_only = case_create(
+        tenant=tenant, documents=[read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))],
+        case_date=CASE_DATE, declared={"full_name": "anna maria  MUELLER"},
+    )  # fmt: skip
+    someone_else = case_create(
+        tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "Bo Li"}
+    )
+    person_erase(tenant=tenant, name="Anna Maria Mueller", document_number=PASSPORT["document_number"])
+    for case in (theirs, declared_only, someone_else):
+        case.refresh_from_db()
+    assert (theirs.declared, declared_only.declared) == ({}, {})
+    assert someone_else.declared == {"full_name": "Bo Li"}
+    event = AuditEvent.objects.filter(object_id=str(theirs.pk), action="case.declared_erased").get()
+    assert event.data == {"reason": "request"}
+
+
+def test_retention_clears_the_declared_data_of_old_cases(tenant, settings):
+    settings.DOCINTEL_RETENTION_DAYS = 30
+    case = case_create(tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "Bo Li"})
+    documents_purge_expired(now=timezone.now() + dt.timedelta(days=31))
+    case.refresh_from_db()
+    assert case.declared == {}
