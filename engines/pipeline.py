@@ -13,6 +13,7 @@ their values.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from engines.stages.assemble import Assemble
 from engines.stages.base import DocumentState, Stage, run_stages
@@ -29,7 +30,7 @@ from engines.stages.second_look import (
     EnlargedPageTexts,
     FindMotionBlur,
 )
-from engines.types import EngineContext, EngineResult
+from engines.types import EngineContext, EngineError, EngineResult
 
 # One reading of the decoded pages, from their text to a result.
 READING: tuple[Stage, ...] = (
@@ -59,6 +60,7 @@ def read_document(
     document_type_hint: str | None = None,
     text_layer: Sequence[str] | None = None,
     context: EngineContext | None = None,
+    schema: dict[str, Any] | None = None,
 ) -> EngineResult:
     """Read a document given as encoded PNG/JPEG pages (page 1 first).
 
@@ -66,7 +68,17 @@ def read_document(
     (:func:`engines.layout.text_layer_payload`) or "" for none. ``context``: the reading's date and
     settings (:meth:`EngineContext.from_environment` when not given). Raises
     EngineError("unreadable_image" | "image_too_large") for a page that cannot be decoded.
+    ``schema``: a tenant's own type (``document_type_hint`` names it; engines.custom_types), read
+    by the generic label reader instead of the stages above.
     """
+    if schema is not None:
+        return read_custom_document(
+            pages,
+            document_type=document_type_hint or "",
+            schema=schema,
+            text_layer=text_layer,
+            context=context,
+        )
     request = DocumentState(
         pages=tuple(pages),
         document_type_hint=document_type_hint,
@@ -74,3 +86,30 @@ def read_document(
     )
     ctx = context if context is not None else EngineContext.from_environment()
     return run_stages(STAGES, request, ctx).finished()
+
+
+def read_custom_document(
+    pages: Sequence[bytes],
+    *,
+    document_type: str,
+    schema: dict[str, Any],
+    text_layer: Sequence[str] | None = None,
+    context: EngineContext | None = None,
+) -> EngineResult:
+    """A tenant's own type: the pages' text, then each field of its schema found by its label.
+    EngineError("invalid_request") for a schema outside the subset (engines.custom_types)."""
+    from engines.custom_types import SchemaInvalid, check_type_name, parse_schema
+    from engines.stages.custom import ReadCustom
+
+    if check_type_name(document_type):
+        raise EngineError("invalid_request", "a tenant's schema needs its type's name as document_type_hint")
+    try:
+        custom = parse_schema(schema)
+    except SchemaInvalid as error:
+        raise EngineError("invalid_request", f"schema_json: {error}") from None
+    request = DocumentState(
+        pages=tuple(pages), text_layer=tuple(text_layer) if text_layer is not None else None
+    )
+    ctx = context if context is not None else EngineContext.from_environment()
+    stages: tuple[Stage, ...] = (Decode(), PageTexts(), ReadCustom(document_type, custom), Assemble())
+    return run_stages(stages, request, ctx).finished()

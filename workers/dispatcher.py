@@ -385,6 +385,7 @@ class InferenceDispatcher:
                         begun.pages,
                         document_type_hint=begun.document_type_hint,
                         text_layer=begun.text_layer,
+                        **({"schema_json": begun.schema_json} if begun.schema_json else {}),
                         request_id=str(begun.document.pk),
                     )
                 # the round trip (Triton's queue and the model), kept beside the engine's own timings

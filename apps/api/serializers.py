@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apps.doctypes.selectors import document_type_exists
 from apps.documents.models import DocumentStatus
 from apps.webhooks import destinations
 from engines.spec import DOCUMENT_TYPES
@@ -25,9 +26,27 @@ class _BlankIsInvalid:
         return super().get_value(dictionary)  # type: ignore[misc]
 
 
-class TypeHintField(_BlankIsInvalid, serializers.ChoiceField):
+class TypeHintField(_BlankIsInvalid, serializers.CharField):
+    """A §3.2 type, or one of the caller's tenant's own (``context["tenant"]``; apps.doctypes)."""
+
     def __init__(self, help_text: str = "a hint") -> None:
-        super().__init__(choices=DOCUMENT_TYPES, required=False, help_text=help_text)
+        super().__init__(
+            required=False,
+            max_length=49,
+            help_text=f"{help_text}: one of {', '.join(DOCUMENT_TYPES)}, or one of the tenant's own "
+            "document types (GET /api/v1/document-types), read with that type's schema",
+        )
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        tenant = self.context.get("tenant")
+        if value in DOCUMENT_TYPES or (
+            tenant is not None and document_type_exists(tenant=tenant, name=value)
+        ):
+            return value
+        raise serializers.ValidationError(
+            f'"{value}" is neither a built-in document type nor one of this tenant\'s document types'
+        )
 
 
 class CallbackUrlField(_BlankIsInvalid, serializers.URLField):
@@ -60,16 +79,16 @@ class BatchUploadInput(serializers.Serializer):
     files = serializers.ListField(
         child=serializers.FileField(), min_length=1, help_text="many documents, or one zip of them"
     )
-    document_type = serializers.ChoiceField(
-        choices=DOCUMENT_TYPES, required=False, help_text="a hint for every file"
-    )
+    document_type = TypeHintField(help_text="a hint for every file")
     callback_url = CallbackUrlField()
 
 
 class DocumentListQuery(serializers.Serializer):
     # "?status=&document_type=" (ARCHITECTURE §3.4's own example) means any status, any type
     status = serializers.ChoiceField(choices=DocumentStatus.values, required=False, allow_blank=True)
-    document_type = serializers.ChoiceField(choices=DOCUMENT_TYPES, required=False, allow_blank=True)
+    document_type = serializers.CharField(
+        required=False, allow_blank=True, max_length=49, help_text="a §3.2 type or one of the tenant's own"
+    )
     created_after = serializers.DateTimeField(required=False, help_text="uploaded at or after (ISO 8601)")
     created_before = serializers.DateTimeField(required=False, help_text="uploaded before (ISO 8601)")
 
@@ -92,6 +111,7 @@ class FieldResult(serializers.Serializer):
     bbox = serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=4, max_length=4)
     source = serializers.CharField(help_text=f"one of {', '.join(SOURCES)}")  # type: ignore[assignment]
     valid = serializers.BooleanField(allow_null=True)
+    title = serializers.CharField(required=False, help_text="a tenant's own type's field: its title")
 
 
 class CheckResult(serializers.Serializer):
@@ -135,6 +155,9 @@ class DocumentResult(serializers.Serializer):
     error = ErrorInfo(allow_null=True)
     resubmission = ResubmissionInfo(
         allow_null=True, help_text="why a better photo is needed (decision resubmission_requested), else null"
+    )
+    document_type_version = serializers.IntegerField(
+        required=False, help_text="a tenant's own type: the version of its schema the document was read with"
     )
 
 

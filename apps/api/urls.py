@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView
 from apps.api import views
 from apps.api.docs import SwaggerUiView
 from apps.cases import apis as cases
+from apps.doctypes import apis as doctypes
 
 app_name = "api"
 
@@ -29,6 +30,8 @@ urlpatterns = [
     path("cases", cases.CasesApi.as_view(), name="cases"),
     path("cases/<uuid:case_id>", cases.CaseApi.as_view(), name="case"),
     path("cases/<uuid:case_id>/documents", cases.CaseDocumentsApi.as_view(), name="case_documents"),
+    path("document-types", doctypes.DocumentTypesApi.as_view(), name="document_types"),
+    path("document-types/<str:name>", doctypes.DocumentTypeApi.as_view(), name="document_type"),
     path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
     path("docs", SwaggerUiView.as_view(url_name="api:schema", throttle_classes=[]), name="docs"),
 ]

@@ -127,13 +127,14 @@ class UploadApi(GenericAPIView):
             raise too_large(self.upload_limit(), self.upload_what)  # refused before the body is read
 
 
-def _validated(serializer_class: type[Any], data: Any) -> dict[str, Any]:
+def _validated(serializer_class: type[Any], data: Any, tenant: Tenant | None = None) -> dict[str, Any]:
     """The request's fields through ``serializer_class``; a field it does not know is an error too
-    (a misspelt ``callback_url`` must not be silently dropped)."""
+    (a misspelt ``callback_url`` must not be silently dropped). ``tenant``: whose own document
+    types a ``document_type`` may name."""
     unknown = sorted(set(data.keys()) - set(serializer_class().fields))
     if unknown:
         raise ApiError(400, "invalid_request", f"unknown fields: {', '.join(unknown)}")
-    serializer = serializer_class(data=data)
+    serializer = serializer_class(data=data, context={"tenant": tenant})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -228,7 +229,7 @@ class DocumentsApi(UploadApi):
     )
     def post(self, request: Request) -> Response:
         tenant = tenant_of(request)
-        data = _validated(s.DocumentUploadInput, request.data)
+        data = _validated(s.DocumentUploadInput, request.data, tenant)
         upload = data["file"]
         content = upload.read()
         name = upload.name or "upload"
@@ -390,7 +391,7 @@ class BatchesApi(UploadApi):
     )
     def post(self, request: Request) -> Response:
         tenant = tenant_of(request)
-        data = s.BatchUploadInput(data=request.data)
+        data = s.BatchUploadInput(data=request.data, context={"tenant": tenant})
         data.is_valid(raise_exception=True)
         files = [
             SubmittedFile(f.name or f"file-{i + 1}", f.read())

@@ -44,11 +44,20 @@ def _cell(value: Any) -> str:
 def batch_export_csv(*, batch: Batch) -> str:
     results = list(batch_results(batch=batch))
     field_names: list[str] = []
+    titles: dict[str, str] = {}  # a tenant's own type's fields: "Net pay [net_pay]"
     for result in results:
         field_names.extend(name for name in result["fields"] if name not in field_names)
+        titles.update({n: f["title"] for n, f in result["fields"].items() if f.get("title")})
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS + [c for name in field_names for c in (name, f"{name}.confidence")])
+    writer.writerow(
+        CSV_COLUMNS
+        + [
+            c
+            for name in field_names
+            for c in (f"{titles[name]} [{name}]" if name in titles else name, f"{name}.confidence")
+        ]
+    )
     for result in results:
         error = result["error"] or {}
         row = [

@@ -20,6 +20,8 @@ The reconciler re-enqueues whatever sits too long in a state that still owes wor
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
 import logging
 import time
 import uuid
@@ -32,6 +34,8 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_batch
+from apps.doctypes.selectors import document_custom_schema, version_schema
+from apps.doctypes.services import document_type_pin
 from apps.documents import blobs, error_codes
 from apps.documents.crypto import DecryptionError
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
@@ -45,6 +49,7 @@ from apps.observability import metrics
 from apps.review.services.routing import RoutingBatch, review_task_route
 from apps.webhooks.models import DocumentCallback, WebhookEvent
 from apps.webhooks.services import document_callbacks_of, webhook_document_event
+from engines.custom_types import CustomSchema, parse_schema
 from engines.types import EngineError, EngineResult, FieldResult
 from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images
 from media.pdf_render import PreparedPage
@@ -196,7 +201,8 @@ def _capture_assess(document: Document, pages: list[PreparedPage]) -> PageChecks
     """The capture quality and authenticity signals of the document's photographed or scanned
     pages; None for a digital PDF (every page has a text layer: there was no capture) or when
     both are turned off. Pure CPU work on the page images, before any lock or model call."""
-    captured = [page for page in pages if not page.text_layer]
+    # the first DOCINTEL_CAPTURE_MAX_PAGES of them: what the measures cost stays bounded
+    captured = [page for page in pages if not page.text_layer][: settings.DOCINTEL_CAPTURE_MAX_PAGES]
     if not captured:
         return None
     images, numbers = [page.image for page in captured], [page.number for page in captured]
@@ -269,6 +275,12 @@ def _pages_store(ready: list[_Prepared], outcomes: list[StepOutcome]) -> None:
         for index, row, prepare_ms, found in moved:
             row.timings_ms = {**row.timings_ms, "prepare": prepare_ms}
             row.page_checks = found.checks if found is not None else []
+            if found is not None:
+                transaction.on_commit(
+                    functools.partial(
+                        metrics.page_checks_observe, checks=found.checks, sent_back=_sent_back(found)
+                    )
+                )
             if _sent_back(found):
                 row.decision = S.RESUBMISSION_REQUESTED
                 document_transition(
@@ -320,6 +332,13 @@ class InferInput:
     text_layer: list[str] | None  # None when no page has a text layer
     document_type_hint: str | None
     started: float  # perf_counter() when the step began
+    # a tenant's own type (apps.doctypes): the schema of the version the document is read with,
+    # sent to the engine as doc_pipeline's schema_json (§3.5); None for a §3.2 type
+    schema_json: str | None = None
+
+    @property
+    def custom(self) -> CustomSchema | None:
+        return parse_schema(json.loads(self.schema_json)) if self.schema_json else None
 
 
 def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
@@ -361,12 +380,14 @@ def _infer_input(document: Document, pages: list[Page], started: float) -> Infer
             document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing"
         )
         return StepOutcome(ran=True)
+    version = document_type_pin(document=document)
     return InferInput(
         document=document,
         pages=page_images,
         text_layer=text_layer if any(text_layer) else None,
         document_type_hint=document.document_type_hint or None,
         started=started,
+        schema_json=version_schema(version=version).to_json() if version is not None else None,
     )
 
 
@@ -405,7 +426,8 @@ def documents_infer_finish(
         infer_ms = _elapsed_ms(begun.started)
         metrics.model_usage_observe(result.timings_ms)
         started = time.perf_counter()
-        assessment = result_assess(result=result, today=today)  # pure: no database, no lock held
+        # pure: no database, no lock held
+        assessment = result_assess(result=result, today=today, custom=begun.custom)
         timings = {"infer": infer_ms, "validate": _elapsed_ms(started)}
         assessed.append((index, begun, result, assessment, timings))
         metrics.stage_observe("validate", time.perf_counter() - started)
@@ -595,7 +617,11 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
     result: EngineResult | EngineError
     try:
         result = reader.read_document(
-            begun.pages, document_type_hint=begun.document_type_hint, text_layer=begun.text_layer
+            begun.pages,
+            document_type_hint=begun.document_type_hint,
+            text_layer=begun.text_layer,
+            # only for a tenant's own type: readers of §3.2 types need not know the argument
+            **({"schema_json": begun.schema_json} if begun.schema_json else {}),
         )
     except EngineError as exc:
         result = exc
@@ -611,7 +637,11 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
         extraction = document.extractions.latest()
         if extraction.validated_at is not None:
             return SKIPPED
-        assessment = result_assess(result=EngineResult.from_dict(extraction.raw_result), today=today)
+        assessment = result_assess(
+            result=EngineResult.from_dict(extraction.raw_result),
+            today=today,
+            custom=document_custom_schema(document=document),
+        )
         rows = [row for row in extraction.fields.all() if row.name in assessment.result.fields]
         for row in rows:
             row.valid = assessment.result.fields[row.name].valid
@@ -636,6 +666,7 @@ def document_decide(*, document_id: str) -> StepOutcome:
         extraction = document.extractions.latest()
         if extraction.validated_at is None:
             return StepOutcome(ran=False, next_step=PipelineStep.VALIDATE)
+        custom = document_custom_schema(document=document)
         decision = decide(
             document_type=document.document_type,
             document_type_confidence=document.document_type_confidence or 0.0,
@@ -646,6 +677,7 @@ def document_decide(*, document_id: str) -> StepOutcome:
             checks_passed={c["name"]: c["passed"] for c in extraction.checks},
             min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
             min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
+            required_fields=custom.required if custom is not None else None,
         )
         _decision_store(document=document, decision=decision)
     return StepOutcome(ran=True)

@@ -5,17 +5,21 @@ from __future__ import annotations
 import unicodedata
 import uuid
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from apps.audit.models import AuditEvent
+from apps.doctypes.selectors import document_reading, version_schema
 from apps.documents import blobs
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
 from apps.extraction.results import FieldView, document_result, resubmission_of
 from apps.tenants.models import Tenant
 from engines.spec import PERSON_NAME_FIELDS
+from media.authenticity import zones_signal
 
 
 def documents_visible_to(*, user: User | AnonymousUser) -> QuerySet[Document]:
@@ -99,6 +103,17 @@ def document_latest_extraction(*, document: Document) -> Extraction | None:
     return document.extractions.order_by("-created_at").first()
 
 
+def document_checks(
+    *, page_checks: list[dict[str, Any]], reading_checks: list[dict[str, Any]], fields: Iterable[Any]
+) -> list[dict[str, Any]]:
+    """Every check of a document as shown and returned: the page images' (capture quality,
+    authenticity signals), the reading's, and the reading's zone cross-checks (MRZ, barcode and
+    printed page disagreeing) once more as an advisory authenticity signal. ``fields``: the
+    reading's fields (with ``name``, ``bbox``, ``page``), to box the fields in disagreement."""
+    zones = zones_signal(reading_checks, {f.name: {"bbox": f.bbox, "page": f.page} for f in fields})
+    return [*page_checks, *reading_checks, *([zones] if zones is not None else [])]
+
+
 def document_result_get(*, document: Document) -> dict[str, Any]:
     """The ARCHITECTURE §3.1 result of a stored document."""
     extraction = document_latest_extraction(document=document)
@@ -123,9 +138,18 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         engine = {"name": extraction.engine_name, "version": extraction.engine_version}
         # the engine's own timings (a model's token counts and latencies per step) beside the stages'
         timings = {**extraction.timings_ms, **timings}
+    # a tenant's own type: its fields in the schema's order, with their titles
+    version = document_reading(document=document)
+    if version is not None and fields:
+        custom = version_schema(version=version)
+        rank = {name: i for i, name in enumerate(custom.names)}
+        titles = custom.titles
+        fields = sorted(
+            (replace(f, title=titles.get(f.name)) for f in fields), key=lambda f: rank.get(f.name, len(rank))
+        )
     error = {"code": document.error_code, "message": document.error_message} if document.error_code else None
     # the page images' own checks (capture quality, authenticity signals) come first
-    checks = [*document.page_checks, *checks]
+    checks = document_checks(page_checks=document.page_checks, reading_checks=checks, fields=fields)
     resubmission = None
     if document.decision == DocumentStatus.RESUBMISSION_REQUESTED:
         resubmission = resubmission_of(document.page_checks)
@@ -144,6 +168,7 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         timings_ms=timings,
         error=error,
         resubmission=resubmission,
+        document_type_version=version.version if version is not None else None,
     )
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_batch, audit_record
+from apps.doctypes.selectors import document_type_exists
 from apps.documents import blobs, error_codes
 from apps.documents.filetypes import file_facts, sniff_mime_type
 from apps.documents.models import Document, DocumentStatus
@@ -153,7 +154,11 @@ def document_upload(
     looked up together (:func:`documents_by_sha256`); this upload adds its own. ``deferred``: the
     caller's transaction inserts the new document with the batch's others (``bulk_create``), and
     handles the IntegrityError of a concurrent upload of the same bytes for the whole batch."""
-    mime_type = upload_validate(content, document_type_hint)
+    # a hint naming one of the tenant's own types (apps.doctypes) is read with that type's schema
+    own_type = document_type_hint not in DOCUMENT_TYPES and document_type_exists(
+        tenant=tenant, name=document_type_hint
+    )
+    mime_type = upload_validate(content, "" if own_type else document_type_hint)
     sha256 = hashlib.sha256(content).hexdigest()
     if known is not None:
         existing = known.get(sha256)

@@ -38,14 +38,16 @@ def decide(
     checks_passed: dict[str, bool],
     min_confidence: float,
     min_type_confidence: float,
+    required_fields: tuple[str, ...] | None = None,
 ) -> Decision:
     """Auto-approve only a document of a known type, confidently classified, whose every check
     passed, whose required fields are all present, and whose every field (required or not: an
     approved document is approved whole) is valid and at least ``min_confidence`` likely right.
-    Everything else goes to a person."""
+    Everything else goes to a person. ``required_fields``: those of a tenant's own type (its
+    schema's ``required``, possibly none), instead of the §3.2 type's."""
     reasons: list[str] = []
-    required = REQUIRED_FIELDS.get(document_type)
-    if not required:
+    required = REQUIRED_FIELDS.get(document_type) if required_fields is None else required_fields
+    if required_fields is None and not required:
         reasons.append(f"no automatic decision for document type {document_type or 'unknown'}")
     elif document_type_confidence < min_type_confidence:
         reasons.append("document type uncertain")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import json
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -24,6 +25,7 @@ class DocumentReader(Protocol):
         *,
         document_type_hint: str | None = None,
         text_layer: Sequence[str] | None = None,
+        schema_json: str | None = None,
     ) -> EngineResult: ...
 
 
@@ -41,12 +43,17 @@ class LocalReader:
         *,
         document_type_hint: str | None = None,
         text_layer: Sequence[str] | None = None,
+        schema_json: str | None = None,
     ) -> EngineResult:
         from engines.pipeline import read_document
 
         context = self.context if self.context is not None else EngineContext.from_environment()
         return read_document(
-            pages, document_type_hint=document_type_hint, text_layer=text_layer, context=context
+            pages,
+            document_type_hint=document_type_hint,
+            text_layer=text_layer,
+            context=context,
+            schema=json.loads(schema_json) if schema_json else None,
         )
 
 

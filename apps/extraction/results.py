@@ -17,6 +17,7 @@ class FieldView:
     bbox: list[float] | None
     source: str
     valid: bool | None
+    title: str | None = None  # a tenant's own type's field: its title (apps.doctypes)
 
 
 def document_result(
@@ -35,6 +36,7 @@ def document_result(
     timings_ms: dict[str, int],
     error: dict[str, str] | None,
     resubmission: dict[str, Any] | None = None,
+    document_type_version: int | None = None,
 ) -> dict[str, Any]:
     """``resubmission``: the reasons and the applicant's sentence of a document sent back for a
     better capture (decision ``resubmission_requested``), else None."""
@@ -54,6 +56,7 @@ def document_result(
                 "bbox": [round(v, 4) for v in f.bbox] if f.bbox is not None else None,
                 "source": f.source,
                 "valid": f.valid,
+                **({"title": f.title} if f.title is not None else {}),
             }
             for f in fields
         },
@@ -63,6 +66,8 @@ def document_result(
         "timings_ms": timings_ms,
         "error": error,
         "resubmission": resubmission,
+        # a tenant's own type: the version of its schema the document was read with
+        **({"document_type_version": document_type_version} if document_type_version is not None else {}),
     }
 
 

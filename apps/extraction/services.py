@@ -11,6 +11,7 @@ from apps.extraction import calibration as calibration_maps
 from apps.extraction.calibration import Calibration
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.validation import validate_result
+from engines.custom_types import CustomSchema
 from engines.types import Check, EngineResult
 
 # Sources whose raw confidences mean nothing until a map was fitted on their own labelled output: a
@@ -29,19 +30,29 @@ class Assessment:
 
 
 def result_assess(
-    *, result: EngineResult, today: dt.date | None = None, calibration: Calibration | None = None
+    *,
+    result: EngineResult,
+    today: dt.date | None = None,
+    calibration: Calibration | None = None,
+    custom: CustomSchema | None = None,
 ) -> Assessment:
-    """Validate, calibrate (with the shipped maps unless ``calibration`` is given) and decide."""
+    """Validate, calibrate (with the shipped maps unless ``calibration`` is given) and decide.
+    ``custom``: the schema of the tenant's own type the document was read as (apps.doctypes)."""
     calibration = calibration or calibration_maps.current()
-    validated = validate_result(result, today=today)
+    validated = validate_result(result, today=today, custom=custom)
     validated = replace(
         validated,
         document_type_confidence=calibration.calibrate_type(
             document_type=validated.document_type, raw_confidence=validated.document_type_confidence
         ),
     )
+    # a tenant's own type shares no evidence with the §3.2 types' maps: its raw scores stand
+    # until a map of the type itself was fitted
+    fields_calibration = calibration
+    if custom is not None and not type_calibrated(calibration, validated.document_type):
+        fields_calibration = calibration_maps.IDENTITY
     confidences = {
-        name: calibration.calibrate(
+        name: fields_calibration.calibrate(
             source=f.source,
             name=name,
             valid=f.valid,
@@ -52,6 +63,8 @@ def result_assess(
         for name, f in validated.fields.items()
     }
     validated = _mark_uncalibrated_sources(validated, calibration)
+    if custom is not None:
+        validated = _mark_uncalibrated_type(validated, calibration)
     decision = decide(
         document_type=validated.document_type,
         document_type_confidence=validated.document_type_confidence,
@@ -62,6 +75,7 @@ def result_assess(
         checks_passed={c.name: c.passed for c in validated.checks},
         min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
         min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
+        required_fields=custom.required if custom is not None else None,
     )
     return Assessment(
         result=validated, confidences=confidences, decision=decision, calibration_version=calibration.version
@@ -86,4 +100,21 @@ def _mark_uncalibrated_sources(result: EngineResult, calibration: Calibration) -
     if not unfitted:
         return result
     detail = "no calibration fitted yet for the model's confidence of " + ", ".join(sorted(unfitted))
+    return replace(result, checks=[*result.checks, Check(UNCALIBRATED_CHECK, False, detail)])
+
+
+def type_calibrated(calibration: Calibration, document_type: str) -> bool:
+    """Was a map fitted on operators' labels of this very type (``manage.py recalibrate
+    --document-type``)? A tenant's type shares no evidence with the §3.2 types' maps."""
+    return any(key.startswith(f"{document_type}.") for key in calibration.maps)
+
+
+def _mark_uncalibrated_type(result: EngineResult, calibration: Calibration) -> EngineResult:
+    """A tenant's own type: every field routes to review until a map of that type exists (its
+    readers, the generic label reader or a model on a new schema, have no labelled history)."""
+    if type_calibrated(calibration, result.document_type) or not result.fields:
+        return result
+    if any(c.name == UNCALIBRATED_CHECK and not c.passed for c in result.checks):
+        return result
+    detail = f"no calibration fitted yet for document type {result.document_type}"
     return replace(result, checks=[*result.checks, Check(UNCALIBRATED_CHECK, False, detail)])

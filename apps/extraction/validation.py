@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import replace
 
+from engines.custom_types import CustomSchema, value_valid
 from engines.spec import CATALOGUE, REQUIRED_FIELDS, value_schema
 from engines.types import Check, EngineResult, FieldResult
 
@@ -58,13 +59,27 @@ def _field_valid(name: str, field: FieldResult, today: dt.date) -> bool | None:
     return True if field.valid is None else field.valid
 
 
-def validate_result(result: EngineResult, *, today: dt.date | None = None) -> EngineResult:
-    """The engine result with each field's ``valid`` settled and the business checks appended."""
+def _custom_valid(custom: CustomSchema, name: str, field: FieldResult) -> bool | None:
+    """A tenant's field: its value written as its format says (engines.custom_types)."""
+    spec = custom.field(name)
+    if field.valid is False or spec is None:
+        return field.valid
+    return value_valid(spec, field.value)
+
+
+def validate_result(
+    result: EngineResult, *, today: dt.date | None = None, custom: CustomSchema | None = None
+) -> EngineResult:
+    """The engine result with each field's ``valid`` settled and the business checks appended.
+    ``custom``: the schema of the tenant's own type the document was read as (apps.doctypes)."""
     today = today or dt.date.today()
-    fields = {name: replace(f, valid=_field_valid(name, f, today)) for name, f in result.fields.items()}
+    if custom is not None:
+        fields = {name: replace(f, valid=_custom_valid(custom, name, f)) for name, f in result.fields.items()}
+    else:
+        fields = {name: replace(f, valid=_field_valid(name, f, today)) for name, f in result.fields.items()}
     checks = list(result.checks)
 
-    required = REQUIRED_FIELDS.get(result.document_type, ())
+    required = custom.required if custom is not None else REQUIRED_FIELDS.get(result.document_type, ())
     missing = [name for name in required if not (fields.get(name) and fields[name].value)]
     if required:
         checks.append(

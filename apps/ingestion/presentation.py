@@ -53,6 +53,7 @@ CHECK_LABELS: dict[str, tuple[str, str]] = {
     "authenticity_screen": ("Authenticity signals (advisory)", "Not a photo of a screen"),
     "authenticity_print": ("Authenticity signals (advisory)", "Not a print-out or photocopy"),
     "authenticity_edited": ("Authenticity signals (advisory)", "No region with its own JPEG history"),
+    "authenticity_zones": ("Authenticity signals (advisory)", "MRZ, barcode and printed page agree"),
     "mrz_found": ("Identity cross-checks", "Machine-readable zone found"),
     "mrz_check_digits": ("Identity cross-checks", "MRZ check digits"),
     "mrz_matches_visual_zone": ("Identity cross-checks", "MRZ matches the printed page"),
@@ -164,6 +165,41 @@ class CheckRow:
 
 
 @dataclass(frozen=True)
+class CheckRegion:
+    """A failed capture measure's or a flagged authenticity signal's region, drawn on its page."""
+
+    name: str
+    label: str
+    detail: str
+    page: int
+    bbox: tuple[float, float, float, float]
+
+    @property
+    def box_style(self) -> str:
+        x0, y0, x1, y1 = self.bbox
+        return (
+            f"left:{x0 * 100:.2f}%;top:{y0 * 100:.2f}%;"
+            f"width:{(x1 - x0) * 100:.2f}%;height:{(y1 - y0) * 100:.2f}%"
+        )
+
+
+def check_regions(checks: Iterable[dict[str, Any]]) -> list[CheckRegion]:
+    """The regions (shares of the page) that the failed capture checks and the flagged
+    authenticity signals concern, for an overlay on their page."""
+    regions = []
+    for check in checks:
+        region, page = check.get("region"), check.get("page")
+        if check.get("passed") or not region or not page:
+            continue
+        _, label = CHECK_LABELS.get(check["name"], ("Other", humanise(check["name"])))
+        x0, y0, x1, y1 = (float(v) for v in region)
+        regions.append(
+            CheckRegion(check["name"], label, check.get("detail") or "", int(page), (x0, y0, x1, y1))
+        )
+    return regions
+
+
+@dataclass(frozen=True)
 class CheckGroup:
     title: str
     checks: list[CheckRow]
@@ -191,7 +227,7 @@ def field_rows(result: dict[str, Any]) -> list[FieldRow]:
             FieldRow(
                 key=key,
                 name=name,
-                label=humanise(name),
+                label=f.get("title") or humanise(name),  # a tenant's own type titles its fields
                 value=f.get("value"),
                 confidence=f.get("confidence"),
                 band=confidence_band(f.get("confidence")),

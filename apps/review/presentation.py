@@ -20,6 +20,7 @@ from apps.ingestion.presentation import document_type_label as ingestion_type_la
 from apps.review import rules
 from apps.review.models import RejectReason, ReviewTask, TaskKind, TaskStatus
 from apps.review.selectors import FieldUnderReview
+from engines.custom_types import CustomSchema
 from engines.spec import FIELDS, REQUIRED_FIELDS
 
 # The decision step's reasons name a field and what is wrong with it (apps.extraction.decision).
@@ -136,13 +137,21 @@ def field_flags(reasons: Sequence[str]) -> dict[str, str]:
 
 
 def review_field_rows(
-    *, task: ReviewTask, fields: Sequence[FieldUnderReview], engine_values: dict[str, str | None]
+    *,
+    task: ReviewTask,
+    fields: Sequence[FieldUnderReview],
+    engine_values: dict[str, str | None],
+    custom: CustomSchema | None = None,
 ) -> list[ReviewFieldRow]:
-    """The document's fields in schema order (then any others), flagged by the task's reasons."""
+    """The document's fields in schema order (then any others), flagged by the task's reasons.
+    ``custom``: the schema of the tenant's own type the document was read as: its order, its
+    fields' titles and its required fields."""
     by_name = {f.name: f for f in fields}
-    order = [n for n in FIELDS.get(task.document_type, ()) if n in by_name]
+    schema_order = custom.names if custom is not None else FIELDS.get(task.document_type, ())
+    order = [n for n in schema_order if n in by_name]
     order += [n for n in by_name if n not in order]
-    required = set(REQUIRED_FIELDS.get(task.document_type, ()))
+    required = set(custom.required if custom is not None else REQUIRED_FIELDS.get(task.document_type, ()))
+    titles = custom.titles if custom is not None else {}
     flags = field_flags(task.reasons or [])
     rows = []
     for key, name in enumerate(order, start=1):
@@ -151,7 +160,7 @@ def review_field_rows(
             ReviewFieldRow(
                 key=key,
                 name=name,
-                label=humanise(name),
+                label=titles.get(name) or humanise(name),
                 value=f.value,
                 confidence=f.confidence,
                 band="operator" if f.review else confidence_band(f.confidence),

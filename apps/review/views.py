@@ -30,12 +30,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.doctypes.selectors import document_custom_schema
 from apps.documents.images import InvalidBoxError, box_check, png_crop
 from apps.documents.models import DocumentStatus
-from apps.documents.selectors import document_field_get, document_page_image
-from apps.ingestion.presentation import check_groups, status_label
+from apps.documents.selectors import document_checks, document_field_get, document_page_image
+from apps.ingestion.presentation import check_groups, check_regions, status_label
 from apps.review import charts
-from apps.review.dashboard import Dashboard, dashboard_get
+from apps.review.dashboard import Dashboard, capture_counts_get, dashboard_get
 from apps.review.errors import FieldNotFoundError, LeaseError, ReviewError, SameOperatorError, TaskStateError
 from apps.review.forms import (
     CorrectForm,
@@ -284,16 +285,28 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
     engine_values: dict[str, str | None] = {}
     for c in corrections:
         engine_values.setdefault(c.field.name, c.old_value)
-    rows = review_field_rows(task=task, fields=review_task_fields(task=task), engine_values=engine_values)
+    rows = review_field_rows(
+        task=task,
+        fields=review_task_fields(task=task),
+        engine_values=engine_values,
+        custom=document_custom_schema(document=task.document),
+    )
     holding = (
         task.lease_holder_id == user.pk and task.lease_expires_at is not None and task.lease_expires_at > now
     )
     extraction = task.document.extractions.order_by("-created_at").first()
+    checks = document_checks(
+        page_checks=task.document.page_checks,
+        reading_checks=extraction.checks if extraction else [],
+        fields=extraction.fields.all() if extraction else [],
+    )
+    regions = check_regions(checks)
     pages = [
         {
             "number": p.number,
             "url": reverse("ingestion:page_image", args=[task.document_id, p.number]),
             "fields": [r for r in rows if r.page == p.number and r.bbox],
+            "regions": [r for r in regions if r.page == p.number],
         }
         for p in task.document.pages.all()
     ]
@@ -309,9 +322,7 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
         "flagged": sum(1 for r in rows if r.flag),
         "checked": sum(1 for r in rows if r.review),
         "reasons": reason_rows(task.reasons or []),
-        "check_groups": check_groups(
-            {"checks": [*task.document.page_checks, *(extraction.checks if extraction else [])]}
-        ),
+        "check_groups": check_groups({"checks": checks}),
         "pages": pages,
         "corrections": corrections,
         "holding": holding,
@@ -577,6 +588,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     context = {
         "tenant": tenant,
         "data": data,
+        "capture": capture_counts_get(tenant=tenant, days=days),
         "days": days,
         "periods": DASHBOARD_PERIODS,
         **_dashboard_charts(data),

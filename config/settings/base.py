@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "apps.batches",
     "apps.webhooks",
     "apps.cases",
+    "apps.doctypes",
     "apps.api",
     "apps.observability",
     "workers",  # its management command only (manage.py dispatch_inference); no models
@@ -205,6 +206,9 @@ DOCINTEL_CAPTURE_GATE = env_bool("DOCINTEL_CAPTURE_GATE", True)
 DOCINTEL_CAPTURE_THRESHOLDS: dict[str, dict[str, float | None]] = {"default": {}}
 # Authenticity signals (media/authenticity.py): advisory checks shown to reviewers, never a decline.
 DOCINTEL_AUTHENTICITY_SIGNALS = env_bool("DOCINTEL_AUTHENTICITY_SIGNALS", True)
+# Both measure at most this many captured pages of a document (its first ones): the edited-region
+# signal costs about a second a page; a long scanned document is judged on its first pages.
+DOCINTEL_CAPTURE_MAX_PAGES = env_int("DOCINTEL_CAPTURE_MAX_PAGES", 2)
 
 # Review (apps/review). A claimed task stays with its operator this long without activity, then any
 # operator's "next task" may take it. A tenant's default queue promises a decision within the SLA.

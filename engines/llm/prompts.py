@@ -34,7 +34,7 @@ def extraction_prompt(document_type: str, schema: dict[str, Any], page_count: in
     """What the extractor is asked for a document of ``document_type`` (a §3.2 type or a tenant's)."""
     lines = []
     for name in [*field_names(schema), *([MRZ_PROPERTY] if MRZ_PROPERTY in schema["properties"] else [])]:
-        hint = _FIELD_HINTS.get(name)
+        hint = _described(schema["properties"][name]) or _FIELD_HINTS.get(name)
         lines.append(f"- {name}" + (f": {hint}" if hint else ""))
     pages = "this page" if page_count == 1 else f"these {page_count} pages"
     return (
@@ -43,3 +43,10 @@ def extraction_prompt(document_type: str, schema: dict[str, Any], page_count: in
         "Write null for a field the document does not show; never guess or invent a value.\n"
         "Answer with one JSON object with these keys, in this order, and nothing else."
     )
+
+
+def _described(prop: dict[str, Any]) -> str | None:
+    """A tenant's field as its schema describes it ("Net pay: take-home pay"), else None."""
+    value = next((p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"), prop)
+    parts = [str(value[key]) for key in ("title", "description") if value.get(key)]
+    return ": ".join(parts) or None

@@ -12,6 +12,7 @@ checks it and wraps it the same way.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from typing import Any
@@ -90,6 +91,12 @@ def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
+    from engines.custom_types import SchemaInvalid, parse_schema
+
+    # a tenant's type as apps.doctypes stores it: its formats become the patterns they mean (any
+    # other schema_json is checked as it is, below)
+    with contextlib.suppress(SchemaInvalid):
+        schema = parse_schema(schema).guided()
     if len(json.dumps(schema)) > MAX_TENANT_SCHEMA_BYTES:
         raise EngineError("invalid_schema", f"schema_json is over {MAX_TENANT_SCHEMA_BYTES} bytes")
     try:

@@ -163,6 +163,8 @@ class TritonPythonModel:
                 document_type_hint=document.document_type_hint,
                 text_layer=document.text_layer,
                 context=EngineContext.from_environment(),
+                # a tenant's own type: its fields read by the generic label reader
+                **({"schema": document.schema} if document.schema is not None else {}),
             )
             payload = result.to_json().encode("utf-8")
         except (InvalidRequest, EngineError) as error:

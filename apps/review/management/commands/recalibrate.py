@@ -1,8 +1,10 @@
-"""``manage.py recalibrate [--out PATH] [--name VERSION] [--tenant NAME] [--min-labels N]``.
+"""``manage.py recalibrate [--out PATH] [--name VERSION] [--tenant NAME] [--min-labels N] [--document-type T]``.
 
 Refits the field-confidence calibration on the fields operators confirmed or corrected in review
 (``apps.review.models.FieldLabel``) and writes a versioned artefact, by default over the one
 ``apps.extraction.calibration.current()`` loads. Running workers pick it up when restarted.
+``--document-type``: only that type's maps, fitted on its labels and merged into the artefact (a
+tenant's own type routes to review until they exist: apps.doctypes.calibration).
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ class Command(BaseCommand):
             default=settings.DOCINTEL_RECALIBRATE_MIN_LABELS,
             help="refuse to fit on fewer labels than this",
         )
+        parser.add_argument(
+            "--document-type", default=None, help="fit only this type's maps and merge them into the artefact"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tenant = None
@@ -41,12 +46,23 @@ class Command(BaseCommand):
             if tenant is None:
                 raise CommandError(f"no tenant named {options['tenant']!r}")
         try:
-            outcome = calibration_refit(
-                out=options["out"],
-                min_labels=options["min_labels"],
-                version=options["version_name"],
-                tenant=tenant,
-            )
+            if options["document_type"]:
+                from apps.doctypes.calibration import document_type_recalibrate
+
+                outcome = document_type_recalibrate(
+                    document_type=options["document_type"],
+                    out=options["out"],
+                    min_labels=options["min_labels"],
+                    version=options["version_name"],
+                    tenant=tenant,
+                )
+            else:
+                outcome = calibration_refit(
+                    out=options["out"],
+                    min_labels=options["min_labels"],
+                    version=options["version_name"],
+                    tenant=tenant,
+                )
         except NotEnoughLabelsError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+
+class DocumentTypeInvalidError(Exception):
+    """A definition refused before anything is saved; ``problems`` per part (``name``, ``schema``)."""
+
+    def __init__(self, problems: dict[str, list[str]]) -> None:
+        super().__init__("; ".join(p for found in problems.values() for p in found))
+        self.problems = problems
