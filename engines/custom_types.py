@@ -305,6 +305,66 @@ def _pattern_problems(pattern: str) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------
+# the types a classifier may choose
+# ----------------------------------------------------------------------------------------------
+
+MAX_CANDIDATES = 20  # of a tenant's types listed to the classifier (its prompt stays short)
+
+
+@dataclass(frozen=True)
+class TypeCandidate:
+    """One of the tenant's own types the classifier may choose beside the §3.2 types: the latest
+    version's schema travels with it, so a document classified into it is extracted with that
+    schema in the same round trip (doc_pipeline's ``document_types_json``, ARCHITECTURE §3.5)."""
+
+    name: str
+    description: str
+    version: int
+    schema: dict[str, Any]  # the version's stored schema (CustomSchema.normalized)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "version": self.version,
+            "schema": self.schema,
+        }
+
+
+def candidates_to_json(candidates: tuple[TypeCandidate, ...]) -> str:
+    return json.dumps([c.to_dict() for c in candidates], separators=(",", ":"))
+
+
+def parse_candidates(data: Any) -> tuple[TypeCandidate, ...]:
+    """``document_types_json`` as sent, every entry checked as a definition is (a name, a bounded
+    description, a schema of the subset), or :class:`SchemaInvalid` saying what is wrong."""
+    if not isinstance(data, list):
+        raise SchemaInvalid(["document_types_json must be a JSON list"])
+    if len(data) > MAX_CANDIDATES:
+        raise SchemaInvalid([f"document_types_json lists {len(data)} types; at most {MAX_CANDIDATES}"])
+    candidates: list[TypeCandidate] = []
+    for entry in data:
+        if not isinstance(entry, dict):
+            raise SchemaInvalid(["each entry of document_types_json must be an object"])
+        name, description, version = entry.get("name"), entry.get("description", ""), entry.get("version")
+        problems = check_type_name(name)
+        if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
+            problems.append(f"{name}: description must be text of at most {MAX_DESCRIPTION} characters")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            problems.append(f"{name}: version must be a positive integer")
+        if any(c.name == name for c in candidates):
+            problems.append(f"{name}: listed twice")
+        try:
+            parse_schema(entry.get("schema"))
+        except SchemaInvalid as error:
+            problems.extend(f"{name}: {p}" for p in error.problems)
+        if problems:
+            raise SchemaInvalid(problems)
+        candidates.append(TypeCandidate(str(name), str(description), int(entry["version"]), entry["schema"]))
+    return tuple(candidates)
+
+
+# ----------------------------------------------------------------------------------------------
 # values
 # ----------------------------------------------------------------------------------------------
 

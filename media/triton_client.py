@@ -138,6 +138,7 @@ def _inputs(
     document_type_hint: str | None,
     text_layer: Sequence[str] | None,
     schema_json: str | None,
+    document_types_json: str | None = None,
 ) -> list[Any]:
     """doc_pipeline's inputs for one document (batch dimension 1; optional inputs only if set)."""
     tensors: dict[str, np.ndarray] = {"pages": np.array([[bytes(page) for page in pages]], dtype=np.object_)}
@@ -147,6 +148,8 @@ def _inputs(
         tensors["document_type_hint"] = np.array([[document_type_hint.encode("utf-8")]], dtype=np.object_)
     if schema_json:
         tensors["schema_json"] = np.array([[schema_json.encode("utf-8")]], dtype=np.object_)
+    if document_types_json:  # the tenant's own types the classifier may choose
+        tensors["document_types_json"] = np.array([[document_types_json.encode("utf-8")]], dtype=np.object_)
     inputs = []
     for name, array in tensors.items():
         tensor = module.InferInput(name, list(array.shape), "BYTES")
@@ -214,10 +217,11 @@ class TritonEngineClient:
         document_type_hint: str | None = None,
         text_layer: Sequence[str] | None = None,
         schema_json: str | None = None,
+        document_types_json: str | None = None,
         request_id: str = "",
     ) -> EngineResult:
         """One document through ``doc_pipeline``; ``request_id`` shows in the server's logs."""
-        inputs = _inputs(grpcclient, pages, document_type_hint, text_layer, schema_json)
+        inputs = _inputs(grpcclient, pages, document_type_hint, text_layer, schema_json, document_types_json)
         if not self.breaker.allow():
             raise CircuitOpenError(self.url)
         failure: BaseException | None = None
@@ -289,10 +293,13 @@ class AsyncTritonEngineClient:
         document_type_hint: str | None = None,
         text_layer: Sequence[str] | None = None,
         schema_json: str | None = None,
+        document_types_json: str | None = None,
         request_id: str = "",
     ) -> EngineResult:
         """One document through ``doc_pipeline``. The deadline starts once a slot is free."""
-        inputs = _inputs(grpcclient_aio, pages, document_type_hint, text_layer, schema_json)
+        inputs = _inputs(
+            grpcclient_aio, pages, document_type_hint, text_layer, schema_json, document_types_json
+        )
         async with self._slots:
             if not self.breaker.allow():
                 raise CircuitOpenError(self.url)

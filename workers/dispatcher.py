@@ -386,6 +386,7 @@ class InferenceDispatcher:
                         document_type_hint=begun.document_type_hint,
                         text_layer=begun.text_layer,
                         **({"schema_json": begun.schema_json} if begun.schema_json else {}),
+                        **({"document_types_json": begun.document_types_json} if begun.candidates else {}),
                         request_id=str(begun.document.pk),
                     )
                 # the round trip (Triton's queue and the model), kept beside the engine's own timings

@@ -7,3 +7,7 @@ class DocumentTypeInvalidError(Exception):
     def __init__(self, problems: dict[str, list[str]]) -> None:
         super().__init__("; ".join(p for found in problems.values() for p in found))
         self.problems = problems
+
+
+class DocumentTypeTenantRequiredError(Exception):
+    """A tenant's own type named without its tenant where one is needed (whose ``payslip``?)."""

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Exists, OuterRef, QuerySet
 
 from apps.doctypes.models import DocumentType, DocumentTypeReading, DocumentTypeVersion
 from apps.documents.models import Document
 from apps.tenants.models import Tenant
-from engines.custom_types import CustomSchema, parse_schema
+from engines.custom_types import MAX_CANDIDATES, CustomSchema, TypeCandidate, parse_schema
 from engines.spec import DOCUMENT_TYPES
 
 
 def document_types_of_tenant(*, tenant: Tenant) -> QuerySet[DocumentType]:
     return DocumentType.objects.filter(tenant=tenant).prefetch_related("versions")
+
+
+def document_type_names(*, tenant: Tenant) -> list[str]:
+    """The names of the tenant's types that have a version (that an upload may name), in order."""
+    return list(
+        DocumentType.objects.filter(tenant=tenant, versions__isnull=False)
+        .distinct()
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
 
 
 def document_type_get(*, tenant: Tenant, name: str) -> DocumentType | None:
@@ -41,10 +55,39 @@ def version_schema(*, version: DocumentTypeVersion) -> CustomSchema:
     return parse_schema(version.schema)
 
 
+def document_type_candidates(*, tenant_ids: Iterable[Any]) -> dict[Any, tuple[DocumentTypeVersion, ...]]:
+    """The latest version of each of these tenants' types, by tenant (in the types' name order, at
+    most MAX_CANDIDATES each): the types a classifier may choose for their documents. One query."""
+    newer = DocumentTypeVersion.objects.filter(
+        document_type=OuterRef("document_type"), version__gt=OuterRef("version")
+    )
+    latest = (
+        DocumentTypeVersion.objects.filter(document_type__tenant_id__in=list(tenant_ids))
+        .exclude(Exists(newer))
+        .select_related("document_type")
+        .order_by("document_type__tenant_id", "document_type__name")
+    )
+    by_tenant: dict[Any, list[DocumentTypeVersion]] = defaultdict(list)
+    for version in latest:
+        by_tenant[version.document_type.tenant_id].append(version)
+    return {tenant_id: tuple(versions[:MAX_CANDIDATES]) for tenant_id, versions in by_tenant.items()}
+
+
+def version_candidate(*, version: DocumentTypeVersion) -> TypeCandidate:
+    """A version as the classifier is offered it: its type's name and description, its schema."""
+    return TypeCandidate(
+        name=version.document_type.name,
+        description=version.document_type.description,
+        version=version.version,
+        schema=version.schema,
+    )
+
+
 def document_reading(*, document: Document) -> DocumentTypeVersion | None:
-    """The version of its tenant's type the document was read with (None: a §3.2 type)."""
-    if not document.document_type_hint or document.document_type_hint in DOCUMENT_TYPES:
-        return None  # only an upload naming a tenant's type is read as one: no query for the rest
+    """The version of its tenant's type the document was read with (None: a §3.2 type): the type
+    its upload named, or the one a classifier chose from the tenant's types."""
+    if not any(t and t not in DOCUMENT_TYPES for t in (document.document_type_hint, document.document_type)):
+        return None  # neither named nor classified as a tenant's type: no query
     reading = (
         DocumentTypeReading.objects.select_related("version__document_type").filter(document=document).first()
     )

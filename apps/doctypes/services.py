@@ -3,6 +3,7 @@ pinning the version a document is read with."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,3 +95,15 @@ def document_type_pin(*, document: Document) -> DocumentTypeVersion | None:
     except IntegrityError:  # another worker pinned it first: theirs holds
         return DocumentTypeReading.objects.select_related("version").get(document=document).version
     return latest
+
+
+def document_types_pin_classified(*, readings: Iterable[tuple[Any, DocumentTypeVersion]]) -> None:
+    """Pin the version of a tenant's type that a classifier chose for each document (document id,
+    version): the version its fields were read with, replacing a pin of an earlier reading."""
+    rows = [
+        DocumentTypeReading(document_id=document_id, version=version) for document_id, version in readings
+    ]
+    if rows:
+        DocumentTypeReading.objects.bulk_create(
+            rows, update_conflicts=True, unique_fields=["document"], update_fields=["version"]
+        )

@@ -34,8 +34,14 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_batch
-from apps.doctypes.selectors import document_custom_schema, version_schema
-from apps.doctypes.services import document_type_pin
+from apps.doctypes.models import DocumentTypeVersion
+from apps.doctypes.selectors import (
+    document_custom_schema,
+    document_type_candidates,
+    version_candidate,
+    version_schema,
+)
+from apps.doctypes.services import document_type_pin, document_types_pin_classified
 from apps.documents import blobs, error_codes
 from apps.documents.crypto import DecryptionError
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
@@ -49,7 +55,7 @@ from apps.observability import metrics
 from apps.review.services.routing import RoutingBatch, review_task_route
 from apps.webhooks.models import DocumentCallback, WebhookEvent
 from apps.webhooks.services import document_callbacks_of, webhook_document_event
-from engines.custom_types import CustomSchema, parse_schema
+from engines.custom_types import CustomSchema, candidates_to_json, parse_schema
 from engines.types import EngineError, EngineResult, FieldResult
 from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images
 from media.pdf_render import PreparedPage
@@ -335,10 +341,31 @@ class InferInput:
     # a tenant's own type (apps.doctypes): the schema of the version the document is read with,
     # sent to the engine as doc_pipeline's schema_json (§3.5); None for a §3.2 type
     schema_json: str | None = None
+    # the tenant's own types a classifier may choose instead (their latest versions), sent as
+    # doc_pipeline's document_types_json; () when the upload named its type
+    candidates: tuple[DocumentTypeVersion, ...] = ()
 
     @property
     def custom(self) -> CustomSchema | None:
         return parse_schema(json.loads(self.schema_json)) if self.schema_json else None
+
+    @property
+    def document_types_json(self) -> str | None:
+        if not self.candidates:
+            return None
+        return candidates_to_json(tuple(version_candidate(version=v) for v in self.candidates))
+
+    def classified_version(self, document_type: str) -> DocumentTypeVersion | None:
+        """The tenant's type the engine classified the document into, of those it was offered."""
+        return next((v for v in self.candidates if v.document_type.name == document_type), None)
+
+    def custom_for(self, document_type: str) -> CustomSchema | None:
+        """The schema the document of ``document_type`` was read with: the one the upload named,
+        or that of the tenant's type a classifier chose (None: a §3.2 type)."""
+        if self.schema_json:
+            return self.custom
+        version = self.classified_version(document_type)
+        return version_schema(version=version) if version is not None else None
 
 
 def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
@@ -349,24 +376,33 @@ def document_infer_begin(*, document_id: str) -> InferInput | StepOutcome:
 
 def documents_infer_begin(*, document_ids: Sequence[str]) -> list[InferInput | StepOutcome]:
     """:func:`document_infer_begin` for many documents, in their order: two queries for them all
-    (the attempts, the pages), then each one's page images."""
+    (the attempts, the pages) and one for their tenants' own types, then each one's page images."""
     started = time.perf_counter()
     documents = _start_attempts(document_ids, S.PROCESSING)
     pages_of: dict[str, list[Page]] = {document_id: [] for document_id in documents}
+    # the tenants' own types, for a classifier to choose from: one query for the batch
+    candidates = document_type_candidates(tenant_ids={d.tenant_id for d in documents.values()})
     if documents:
         for page in Page.objects.filter(document_id__in=[d.pk for d in documents.values()]).order_by(
             "document_id", "number"
         ):
             pages_of[str(page.document_id)].append(page)
     return [
-        _infer_input(documents[str(document_id)], pages_of[str(document_id)], started)
+        _infer_input(
+            documents[str(document_id)],
+            pages_of[str(document_id)],
+            started,
+            candidates.get(documents[str(document_id)].tenant_id, ()),
+        )
         if str(document_id) in documents
         else SKIPPED
         for document_id in document_ids
     ]
 
 
-def _infer_input(document: Document, pages: list[Page], started: float) -> InferInput | StepOutcome:
+def _infer_input(
+    document: Document, pages: list[Page], started: float, candidates: tuple[DocumentTypeVersion, ...]
+) -> InferInput | StepOutcome:
     try:
         page_images = [blobs.blob_read(document=document, name=p.blob_name) for p in pages]
         text_layer = [
@@ -388,6 +424,7 @@ def _infer_input(document: Document, pages: list[Page], started: float) -> Infer
         document_type_hint=document.document_type_hint or None,
         started=started,
         schema_json=version_schema(version=version).to_json() if version is not None else None,
+        candidates=candidates if version is None else (),
     )
 
 
@@ -427,7 +464,12 @@ def documents_infer_finish(
         metrics.model_usage_observe(result.timings_ms)
         started = time.perf_counter()
         # pure: no database, no lock held
-        assessment = result_assess(result=result, today=today, custom=begun.custom)
+        assessment = result_assess(
+            result=result,
+            today=today,
+            custom=begun.custom_for(result.document_type),
+            tenant_id=begun.document.tenant_id,
+        )
         timings = {"infer": infer_ms, "validate": _elapsed_ms(started)}
         assessed.append((index, begun, result, assessment, timings))
         metrics.stage_observe("validate", time.perf_counter() - started)
@@ -463,6 +505,16 @@ def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
         ]
         if not ready:
             return []
+        # a tenant's type a classifier chose: the version its fields were read with, pinned
+        stored = {document.pk for _, document, _, _, _ in ready}
+        document_types_pin_classified(
+            readings=[
+                (begun.document.pk, version)
+                for _, begun, result, _, _ in assessed
+                if begun.document.pk in stored
+                and (version := begun.classified_version(result.document_type)) is not None
+            ]
+        )
         now = timezone.now()
         extractions = Extraction.objects.bulk_create(
             Extraction(
@@ -622,6 +674,7 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
             text_layer=begun.text_layer,
             # only for a tenant's own type: readers of §3.2 types need not know the argument
             **({"schema_json": begun.schema_json} if begun.schema_json else {}),
+            **({"document_types_json": begun.document_types_json} if begun.candidates else {}),
         )
     except EngineError as exc:
         result = exc
@@ -641,6 +694,7 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
             result=EngineResult.from_dict(extraction.raw_result),
             today=today,
             custom=document_custom_schema(document=document),
+            tenant_id=document.tenant_id,
         )
         rows = [row for row in extraction.fields.all() if row.name in assessment.result.fields]
         for row in rows:

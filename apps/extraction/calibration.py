@@ -11,6 +11,8 @@ then validity alone), then to the raw score.
 
 The document type's confidence gets the same treatment, one map per type the engine named: a
 classifier's softmax at 0.7 may be right 99 times in 100 for passports and 80 for receipts.
+A tenant's own type is keyed with its tenant (:func:`calibration_type`): no tenant's labels
+calibrate another's type of the same name.
 
 The maps are a versioned artefact (``artefacts/calibration.json``), fitted on generated documents
 by ``manage.py calibrate`` and refitted on operators' corrections; each stored confidence records
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import ENGINE_VERSION
-from engines.spec import field_family
+from engines.spec import DOCUMENT_TYPES, field_family
 
 logger = logging.getLogger(__name__)
 
@@ -204,6 +206,16 @@ def _keys(
 
 def _type_key(document_type: str) -> str:
     return f"type|{document_type}"
+
+
+def calibration_type(document_type: str, *, tenant_id: object = None) -> str:
+    """The document type as the maps name it. A §3.2 type is every tenant's: its name alone, as
+    the shipped artefact keys it. A tenant's own type is that tenant's alone — two tenants'
+    ``payslip`` are different documents read against different schemas — so its maps are keyed
+    ``payslip@<tenant id>`` (``payslip@<id>.net_pay|model|valid``, ``type|payslip@<id>``)."""
+    if not document_type or document_type in DOCUMENT_TYPES or tenant_id is None:
+        return document_type
+    return f"{document_type}@{tenant_id}"
 
 
 def isotonic(points: Iterable[tuple[float, bool]]) -> MonotoneMap:

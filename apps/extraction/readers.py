@@ -26,6 +26,7 @@ class DocumentReader(Protocol):
         document_type_hint: str | None = None,
         text_layer: Sequence[str] | None = None,
         schema_json: str | None = None,
+        document_types_json: str | None = None,
     ) -> EngineResult: ...
 
 
@@ -44,7 +45,10 @@ class LocalReader:
         document_type_hint: str | None = None,
         text_layer: Sequence[str] | None = None,
         schema_json: str | None = None,
+        document_types_json: str | None = None,
     ) -> EngineResult:
+        # document_types_json (the tenant's types a classifier may choose) is the Gemma 4 path's:
+        # the CPU engine reads a tenant's type only when the upload names it
         from engines.pipeline import read_document
 
         context = self.context if self.context is not None else EngineContext.from_environment()

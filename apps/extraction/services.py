@@ -35,21 +35,27 @@ def result_assess(
     today: dt.date | None = None,
     calibration: Calibration | None = None,
     custom: CustomSchema | None = None,
+    tenant_id: object = None,
 ) -> Assessment:
     """Validate, calibrate (with the shipped maps unless ``calibration`` is given) and decide.
-    ``custom``: the schema of the tenant's own type the document was read as (apps.doctypes)."""
+    ``custom``: the schema of the tenant's own type the document was read as (apps.doctypes);
+    ``tenant_id``: its tenant, whose own maps of the type apply (none of another tenant's)."""
     calibration = calibration or calibration_maps.current()
     validated = validate_result(result, today=today, custom=custom)
+    # the type as the maps name it: a tenant's own type with its tenant
+    mapped_as = validated.document_type
+    if custom is not None:
+        mapped_as = calibration_maps.calibration_type(validated.document_type, tenant_id=tenant_id)
     validated = replace(
         validated,
         document_type_confidence=calibration.calibrate_type(
-            document_type=validated.document_type, raw_confidence=validated.document_type_confidence
+            document_type=mapped_as, raw_confidence=validated.document_type_confidence
         ),
     )
     # a tenant's own type shares no evidence with the §3.2 types' maps: its raw scores stand
     # until a map of the type itself was fitted
     fields_calibration = calibration
-    if custom is not None and not type_calibrated(calibration, validated.document_type):
+    if custom is not None and not type_calibrated(calibration, mapped_as):
         fields_calibration = calibration_maps.IDENTITY
     confidences = {
         name: fields_calibration.calibrate(
@@ -58,13 +64,13 @@ def result_assess(
             valid=f.valid,
             raw_confidence=f.confidence,
             present=f.value is not None,
-            document_type=validated.document_type,
+            document_type=mapped_as,
         )
         for name, f in validated.fields.items()
     }
-    validated = _mark_uncalibrated_sources(validated, calibration)
+    validated = _mark_uncalibrated_sources(validated, calibration, mapped_as)
     if custom is not None:
-        validated = _mark_uncalibrated_type(validated, calibration)
+        validated = _mark_uncalibrated_type(validated, calibration, mapped_as)
     decision = decide(
         document_type=validated.document_type,
         document_type_confidence=validated.document_type_confidence,
@@ -82,8 +88,11 @@ def result_assess(
     )
 
 
-def _mark_uncalibrated_sources(result: EngineResult, calibration: Calibration) -> EngineResult:
-    """Add a failed ``confidence_calibrated`` check naming the fields whose source has no fitted map."""
+def _mark_uncalibrated_sources(
+    result: EngineResult, calibration: Calibration, mapped_as: str
+) -> EngineResult:
+    """Add a failed ``confidence_calibrated`` check naming the fields whose source has no fitted
+    map (``mapped_as``: the document type as the maps name it)."""
     unfitted = [
         name
         for name, f in result.fields.items()
@@ -94,7 +103,7 @@ def _mark_uncalibrated_sources(result: EngineResult, calibration: Calibration) -
             valid=f.valid,
             raw_confidence=f.confidence,
             present=f.value is not None,
-            document_type=result.document_type,
+            document_type=mapped_as,
         )
     ]
     if not unfitted:
@@ -109,10 +118,11 @@ def type_calibrated(calibration: Calibration, document_type: str) -> bool:
     return any(key.startswith(f"{document_type}.") for key in calibration.maps)
 
 
-def _mark_uncalibrated_type(result: EngineResult, calibration: Calibration) -> EngineResult:
-    """A tenant's own type: every field routes to review until a map of that type exists (its
-    readers, the generic label reader or a model on a new schema, have no labelled history)."""
-    if type_calibrated(calibration, result.document_type) or not result.fields:
+def _mark_uncalibrated_type(result: EngineResult, calibration: Calibration, mapped_as: str) -> EngineResult:
+    """A tenant's own type: every field routes to review until a map of that type (of that
+    tenant: ``mapped_as``) exists (its readers, the generic label reader or a model on a new
+    schema, have no labelled history)."""
+    if type_calibrated(calibration, mapped_as) or not result.fields:
         return result
     if any(c.name == UNCALIBRATED_CHECK and not c.passed for c in result.checks):
         return result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -35,14 +36,37 @@ class MultipleFileField(forms.FileField):
         return [single_clean(data, initial)]
 
 
-class UploadForm(forms.Form):
+def type_choices(own_types: Sequence[str]) -> list[Any]:
+    """The §3.2 types, and the tenant's own types (apps.doctypes) after them, grouped apart."""
+    if not own_types:
+        return TYPE_CHOICES
+    return [
+        ("Standard types", TYPE_CHOICES),
+        ("Your organisation's types", [(name, document_type_label(name)) for name in own_types]),
+    ]
+
+
+class _TypedUpload(forms.Form):
+    """An upload's type may be one of the tenant's own: ``own_types``, their names."""
+
+    no_type_label = ""
+
+    def __init__(self, *args: Any, own_types: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["document_type"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", self.no_type_label), *type_choices(own_types)]
+
+
+class UploadForm(_TypedUpload):
+    no_type_label = "Detect automatically"
     file = MultipleFileField(label="Files")
     document_type = forms.ChoiceField(
-        required=False, choices=[("", "Detect automatically"), *TYPE_CHOICES], label="Document type"
+        required=False, choices=[("", no_type_label), *TYPE_CHOICES], label="Document type"
     )
 
 
-class UploadOneForm(forms.Form):
+class UploadOneForm(_TypedUpload):
     """The JSON endpoint's form: one file per request, so each has its own progress and answer."""
 
     file = forms.FileField()

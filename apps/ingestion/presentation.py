@@ -22,6 +22,7 @@ from django.template.defaultfilters import filesizeformat
 from apps.audit.models import AuditEvent
 from apps.documents.models import Document
 from apps.documents.state import IN_FLIGHT
+from engines.custom_types import CustomSchema
 from engines.spec import FIELDS, REQUIRED_FIELDS
 
 # Below the auto-approve threshold but at least this likely right: worth a glance, not a re-read.
@@ -213,13 +214,15 @@ class HistoryRow:
     actor: str
 
 
-def field_rows(result: dict[str, Any]) -> list[FieldRow]:
-    """The result's fields in the order of the type's schema (then any others), numbered."""
+def field_rows(result: dict[str, Any], *, custom: CustomSchema | None = None) -> list[FieldRow]:
+    """The result's fields in the order of the type's schema (then any others), numbered.
+    ``custom``: the tenant's own type the document was read as (its order, its required fields)."""
     fields: dict[str, dict[str, Any]] = result.get("fields") or {}
     document_type = result.get("document_type") or ""
-    order = [n for n in FIELDS.get(document_type, ()) if n in fields]
+    schema_order = custom.names if custom is not None else FIELDS.get(document_type, ())
+    order = [n for n in schema_order if n in fields]
     order += [n for n in fields if n not in order]
-    required = set(REQUIRED_FIELDS.get(document_type, ()))
+    required = set(custom.required if custom is not None else REQUIRED_FIELDS.get(document_type, ()))
     rows = []
     for key, name in enumerate(order, start=1):
         f = fields[name]

@@ -19,6 +19,7 @@ from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.doctypes.selectors import document_custom_schema, document_type_names
 from apps.documents import error_codes as document_errors
 from apps.documents.images import InvalidBoxError, box_parse, page_image_type, png_crop
 from apps.documents.models import Document
@@ -37,6 +38,7 @@ from apps.ingestion.forms import IN_FLIGHT_FILTER, DocumentFilterForm, UploadFor
 from apps.ingestion.presentation import (
     MEDIUM_CONFIDENCE,
     check_groups,
+    check_regions,
     field_rows,
     history_rows,
     status_label,
@@ -72,7 +74,7 @@ def upload(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and _body_too_large(request):
         # Checked before touching request.FILES, so an oversized body is never read.
         return _render_upload(request, UploadForm(), tenant, status=413, error=_too_large_message())
-    form = UploadForm(request.POST or None, request.FILES or None)
+    form = UploadForm(request.POST or None, request.FILES or None, own_types=_own_types(tenant))
     if request.method != "POST":
         return _render_upload(request, form, tenant, status=200)
     if tenant is None:
@@ -115,7 +117,7 @@ def upload_json(request: HttpRequest) -> JsonResponse:
     tenant = tenants_for_user(user=request.user).first()
     if tenant is None:
         return _json_refusal(_no_tenant(), 403)
-    form = UploadOneForm(request.POST, request.FILES)
+    form = UploadOneForm(request.POST, request.FILES, own_types=_own_types(tenant))
     if not form.is_valid():
         message = "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
         return _json_refusal(UploadRefusal(name, "invalid_request", message), 400)
@@ -181,6 +183,11 @@ def _body_too_large(request: HttpRequest) -> bool:
 
 def _too_large_message() -> str:
     return f"the file is larger than the {filesizeformat(settings.DOCINTEL_MAX_UPLOAD_BYTES)} limit"
+
+
+def _own_types(tenant: Tenant | None) -> list[str]:
+    """The names of the tenant's own document types, offered beside the §3.2 ones."""
+    return document_type_names(tenant=tenant) if tenant is not None else []
 
 
 def _render_upload(
@@ -257,7 +264,9 @@ def document_detail(request: HttpRequest, document_id: str) -> HttpResponse:
     if document is None:
         raise Http404("No such document")
     result = document_result_get(document=document)
-    rows = field_rows(result)
+    rows = field_rows(result, custom=document_custom_schema(document=document))
+    # the result's checks carry no regions: the page images' own checks do
+    regions = check_regions(document.page_checks)
     pages = [
         {
             "number": p.number,
@@ -265,6 +274,7 @@ def document_detail(request: HttpRequest, document_id: str) -> HttpResponse:
             "height": p.height,
             "url": reverse("ingestion:page_image", args=[document.pk, p.number]),
             "fields": [r for r in rows if r.page == p.number and r.bbox is not None],
+            "regions": [r for r in regions if r.page == p.number],
         }
         for p in document.pages.all()
     ]

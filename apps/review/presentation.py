@@ -114,13 +114,16 @@ class Reason:
     field: str  # the field it is about, "" for document-level reasons
 
 
-def reason_rows(reasons: Sequence[str]) -> list[Reason]:
-    """The decision's reasons in an operator's words, each pointing at its field where it has one."""
+def reason_rows(reasons: Sequence[str], *, custom: CustomSchema | None = None) -> list[Reason]:
+    """The decision's reasons in an operator's words, each pointing at its field where it has one
+    (``custom``: the tenant's own type the document was read as, whose fields have titles)."""
+    titles = custom.titles if custom is not None else {}
     rows = []
     for reason in reasons:
         if match := _FIELD_REASON.match(reason):
             name = match["name"]
-            rows.append(Reason(f"{humanise(name)}: {_FLAG_TEXT[match['what']].lower()}", name))
+            label = titles.get(name) or humanise(name)
+            rows.append(Reason(f"{label}: {_FLAG_TEXT[match['what']].lower()}", name))
         elif match := _CHECK_REASON.match(reason):
             rows.append(Reason(f"Check failed: {humanise(match['name']).lower()}", ""))
         else:

@@ -285,11 +285,9 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
     engine_values: dict[str, str | None] = {}
     for c in corrections:
         engine_values.setdefault(c.field.name, c.old_value)
+    custom = document_custom_schema(document=task.document)
     rows = review_field_rows(
-        task=task,
-        fields=review_task_fields(task=task),
-        engine_values=engine_values,
-        custom=document_custom_schema(document=task.document),
+        task=task, fields=review_task_fields(task=task), engine_values=engine_values, custom=custom
     )
     holding = (
         task.lease_holder_id == user.pk and task.lease_expires_at is not None and task.lease_expires_at > now
@@ -321,7 +319,7 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
         "active_key": first_field_to_check(rows),
         "flagged": sum(1 for r in rows if r.flag),
         "checked": sum(1 for r in rows if r.review),
-        "reasons": reason_rows(task.reasons or []),
+        "reasons": reason_rows(task.reasons or [], custom=custom),
         "check_groups": check_groups({"checks": checks}),
         "pages": pages,
         "corrections": corrections,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
+from engines.custom_types import TypeCandidate
 from engines.llm import ENGINE_NAME, ENGINE_VERSION
 from engines.llm.confidence import ValueConfidence, value_confidence
 from engines.llm.parsing import UNUSABLE, ParsedOutput, parse_model_json
@@ -95,21 +96,31 @@ def _parse(generation: Generation) -> ParsedOutput:
     return parse_model_json(generation.text)
 
 
-def plan_classification(page_count: int) -> ModelCall:
-    return ModelCall(classification_prompt(page_count), classification_schema(), CLASSIFY_MAX_TOKENS)
+def plan_classification(page_count: int, own_types: Sequence[TypeCandidate] = ()) -> ModelCall:
+    """The classifier's call; ``own_types``: the tenant's types it may also choose."""
+    names = [t.name for t in own_types]
+    # {"document_type":"<name>"} written a character a token still fits, for the longest name
+    budget = max(CLASSIFY_MAX_TOKENS, max((len(n) for n in names), default=0) + 24)
+    return ModelCall(classification_prompt(page_count, own_types), classification_schema(names), budget)
 
 
 def read_classification(
-    generation: Generation, *, hint: str | None, statistic: Statistic = "minimum"
+    generation: Generation,
+    *,
+    hint: str | None,
+    statistic: Statistic = "minimum",
+    own_types: Sequence[str] = (),
 ) -> TypeDecision:
-    """The type to read the document as (the hint, unless the model is sure it is wrong)."""
+    """The type to read the document as (the hint, unless the model is sure it is wrong): a §3.2
+    type or one of ``own_types``, the tenant's types the classifier was offered."""
     parsed = _parse(generation)
     named = parsed.data.get("document_type")
-    if named not in CLASSIFY_TYPES and parsed.truncated:
+    known = (*CLASSIFY_TYPES, *own_types)
+    if named not in known and parsed.truncated:
         # cut before it named a type: read the document as the hint (or as other), doubted
         cut = Check("model_output_complete", False, "the classifier's answer was cut short")
         return TypeDecision(hint or "other", 0.0, [cut])
-    if named not in CLASSIFY_TYPES:
+    if named not in known:
         raise EngineError(UNUSABLE, "the classifier named no known document type")
     confidence = _pick(
         value_confidence(parsed.spans["document_type"], generation.offsets, generation.logprobs), statistic

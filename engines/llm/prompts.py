@@ -8,8 +8,10 @@ document content: the pages travel as images beside them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from engines.custom_types import TypeCandidate
 from engines.llm.schemas import CLASSIFY_TYPES, MRZ_PROPERTY, field_names
 from engines.spec import CATALOGUE
 
@@ -19,15 +21,25 @@ _FIELD_HINTS = {
 }
 
 
-def classification_prompt(page_count: int) -> str:
-    """What the classifier is asked; the answer is constrained to one §3.2 type."""
+def classification_prompt(page_count: int, own_types: Sequence[TypeCandidate] = ()) -> str:
+    """What the classifier is asked; the answer is constrained to one §3.2 type or one of
+    ``own_types``, the tenant's own types, listed after them with their descriptions."""
     choices = "\n".join(f"- {name}: {CATALOGUE.types[name].description}" for name in CLASSIFY_TYPES)
+    if own_types:
+        listed = "\n".join(_own_type_line(t) for t in own_types)
+        choices += f"\nThis organisation's own document types:\n{listed}"
     pages = "this page" if page_count == 1 else f"these {page_count} pages of one document"
     return (
         f"You classify identity and business documents. Which type of document is {pages}?\n"
         f"{choices}\n"
         'Answer with JSON only: {"document_type": "<type>"}.'
     )
+
+
+def _own_type_line(candidate: TypeCandidate) -> str:
+    """A tenant's type as the classifier sees it: its name and description on one line."""
+    description = " ".join(candidate.description.split())
+    return f"- {candidate.name}" + (f": {description}" if description else "")
 
 
 def extraction_prompt(document_type: str, schema: dict[str, Any], page_count: int) -> str:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from engines.spec import CATALOGUE, DOCUMENT_TYPES, WITH_MRZ, value_schema
 from engines.types import EngineError
 
-# The classifier answers with one of the §3.2 types (engines/spec), never a new list.
+# The classifier answers with one of the §3.2 types (engines/spec), never a new list — or with one
+# of the tenant's own types the request lists (document_types_json).
 CLASSIFY_TYPES = DOCUMENT_TYPES
 
 # Auxiliary output for identity documents: the machine-readable zone as printed, so the verify
@@ -57,11 +59,11 @@ def _object(properties: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def classification_schema() -> dict[str, Any]:
-    """The classifier's answer: one §3.2 document type."""
+def classification_schema(own_types: Sequence[str] = ()) -> dict[str, Any]:
+    """The classifier's answer: one §3.2 document type, or one of ``own_types`` (the tenant's)."""
     return {
         "type": "object",
-        "properties": {"document_type": {"type": "string", "enum": list(CLASSIFY_TYPES)}},
+        "properties": {"document_type": {"type": "string", "enum": [*CLASSIFY_TYPES, *own_types]}},
         "required": ["document_type"],
         "additionalProperties": False,
     }

@@ -21,11 +21,11 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
-from engines.custom_types import parse_schema
+from engines.custom_types import TypeCandidate, parse_schema
 from engines.llm import pipeline
 from engines.llm.model_client import ModelRequest
 from engines.llm.openai_backend import chat_request, generation_from_response
-from engines.llm.schemas import tenant_schema
+from engines.llm.schemas import CLASSIFY_TYPES, tenant_schema
 from tests.payslip import PAYSLIP_SCHEMA, payslip_pdf
 
 pytestmark = pytest.mark.integration
@@ -97,3 +97,56 @@ def test_a_payslip_defined_through_the_api_is_read_by_the_model(tenant, celery_w
     checks = {c["name"]: c["passed"] for c in result["checks"]}
     assert checks["confidence_calibrated"] is False
     assert "classify" not in result["timings_ms"]  # the tenant named its type: no classifier call
+
+
+def test_the_classifier_is_offered_the_tenants_type_and_answers_within_the_offer(vllm_engine):
+    """GIVEN the tenant's payslip offered beside the §3.2 types, WHEN the tiny model classifies a
+    payslip page, THEN the prompt it was sent lists the payslip with its description, its guided
+    answer names one of the offered types, and that answer is read as a type decision (which type
+    random weights pick is not asserted)."""
+    payslip = TypeCandidate("payslip", "A monthly payslip: employer, employee, net pay", 1, CUSTOM.normalized)
+    call = pipeline.plan_classification(1, [payslip])
+    assert "- payslip: A monthly payslip: employer, employee, net pay" in call.prompt
+    request = chat_request("gemma4-e4b", ModelRequest("classify", call, (_page_data_uri(),), 280))
+    assert "- payslip: A monthly payslip" in json.dumps(request)  # the prompt travels in the request
+    response = httpx.post(f"{vllm_engine.url}/chat/completions", json=request, timeout=180)
+    assert response.status_code == 200, response.text[:500]
+    generation = generation_from_response(response.json())
+    answer = json.loads(generation.text)
+    jsonschema.validate(answer, call.schema)
+    assert answer["document_type"] in (*CLASSIFY_TYPES, "payslip")
+    decision = pipeline.read_classification(generation, hint=None, own_types=["payslip"])
+    assert decision.document_type == answer["document_type"] and 0.0 <= decision.confidence <= 1.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_without_a_type_is_classified_among_the_tenants_types(tenant, celery_worker_process):
+    """GIVEN a payslip type defined through the API, WHEN a payslip is uploaded without naming a
+    type, THEN the worker offers the type to the Gemma 4 doc_pipeline (document_types_json), the
+    classifier runs, and the result is consistent with its choice: read with the payslip's schema
+    and its version when it chose the payslip, with the §3.2 type's fields otherwise."""
+    from apps.tenants.services import api_key_create
+    from engines.spec import FIELDS
+
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='g4c').raw_key}")
+    body = {"name": "payslip", "description": "A monthly payslip", "schema": PAYSLIP_SCHEMA}
+    assert api.post("/api/v1/document-types", body, format="json").status_code == 201
+    handle = io.BytesIO(payslip_pdf(seed="classified"))
+    handle.name = "payslip.pdf"
+    accepted = api.post("/api/v1/documents", {"file": handle}, format="multipart")
+    assert accepted.status_code == 202, accepted.content[:300]
+    deadline = time.monotonic() + 300
+    result: dict[str, Any] = api.get(accepted.json()["url"]).json()
+    while result["status"] in IN_FLIGHT:
+        assert time.monotonic() < deadline, result
+        time.sleep(0.5)
+        result = api.get(accepted.json()["url"]).json()
+    assert result["status"] in {"needs_review", "auto_approved"}, result.get("error")
+    assert result["engine"]["name"] == "gemma4" and "classify" in result["timings_ms"]
+    if result["document_type"] == "payslip":
+        assert list(result["fields"]) == list(PAYSLIP_SCHEMA["properties"])
+        assert result["document_type_version"] == 1
+    else:
+        assert set(result["fields"]) <= set(FIELDS.get(result["document_type"], ()))
+        assert result.get("document_type_version") is None

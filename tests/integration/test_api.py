@@ -188,19 +188,25 @@ def _triton_inferences(url: str) -> int:
     return sum(int(m.get("inference_count", 0)) for m in stats.get("model_stats", []))
 
 
-def test_a_blurred_upload_is_sent_back_for_a_new_photo_and_never_reaches_triton(worker, triton_server, tenant):
+def test_a_blurred_upload_is_sent_back_for_a_new_photo_and_never_reaches_triton(
+    worker, triton_server, tenant
+):
     """GIVEN a sample passport photo blurred out of reading WHEN it is uploaded THEN the result is
     ``resubmission_requested`` with the reason ``blurred`` and a sentence for the applicant, and
     Triton counted no inference for it."""
     import cv2
     import numpy as np
 
-    image = cv2.imdecode(np.frombuffer((SAMPLES / "00000-passport.jpg").read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+    image = cv2.imdecode(
+        np.frombuffer((SAMPLES / "00000-passport.jpg").read_bytes(), np.uint8), cv2.IMREAD_COLOR
+    )
     ok, blurred = cv2.imencode(".jpg", cv2.GaussianBlur(image, (0, 0), 6.0), [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     before = _triton_inferences(triton_server)
     api = _client(tenant)
-    accepted = api.post("/api/v1/documents", {"file": _file("blurred.jpg", blurred.tobytes())}, format="multipart")
+    accepted = api.post(
+        "/api/v1/documents", {"file": _file("blurred.jpg", blurred.tobytes())}, format="multipart"
+    )
     assert accepted.status_code == 202, accepted.content
     result = _poll(api, accepted.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
     assert result["status"] == result["decision"] == "resubmission_requested", result

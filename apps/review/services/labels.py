@@ -69,7 +69,9 @@ def field_label_settle(*, label: FieldLabel, field: Field, user: User) -> FieldL
 
 
 def field_label_examples(*, tenant: Tenant | None = None) -> list[calibration.Example]:
-    """Every label (of one tenant, or all: labels carry no values) as a calibration example."""
+    """Every label (of one tenant, or all: labels carry no values) as a calibration example; a
+    tenant's own type is named with its tenant (``calibration.calibration_type``), so pooling all
+    tenants' labels never mixes two tenants' types of one name."""
     labels = FieldLabel.objects.all() if tenant is None else FieldLabel.objects.filter(tenant=tenant)
     return [
         calibration.Example(
@@ -79,10 +81,10 @@ def field_label_examples(*, tenant: Tenant | None = None) -> list[calibration.Ex
             raw_confidence=row["raw_confidence"],
             correct=row["correct"],
             present=row["present"],
-            document_type=row["document_type"],
+            document_type=calibration.calibration_type(row["document_type"], tenant_id=row["tenant_id"]),
         )
         for row in labels.values(
-            "source", "name", "valid", "raw_confidence", "correct", "present", "document_type"
+            "source", "name", "valid", "raw_confidence", "correct", "present", "document_type", "tenant_id"
         )
     ]
 

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import triton_python_backend_utils as pb_utils
 
+from engines.custom_types import TypeCandidate
 from engines.llm import pipeline
 from engines.llm.model_client import (
     ModelBackend,
@@ -163,6 +164,7 @@ class Document:
     page_count: int = 0
     hint: str | None = None
     custom_schema: dict[str, Any] | None = None
+    candidates: tuple[TypeCandidate, ...] = ()  # the tenant's own types the classifier may choose
     decision: pipeline.TypeDecision | None = None
     fields: dict[str, FieldResult] = field(default_factory=dict)
     checks: list[Check] = field(default_factory=list)
@@ -237,6 +239,7 @@ class TritonPythonModel:
             )
             document.hint = parsed.document_type_hint
             document.custom_schema = parsed.schema
+            document.candidates = parsed.candidates
             if (
                 document.hint is not None
                 and document.hint not in CLASSIFY_TYPES
@@ -288,16 +291,22 @@ class TritonPythonModel:
 
     async def _classify(self, document: Document) -> None:
         if document.hint is not None and document.hint not in CLASSIFY_TYPES:
-            # A tenant's own type: the classifier knows only §3.2 types.
+            # The tenant named its own type: its schema came with it, nothing to classify.
             document.decision = pipeline.TypeDecision(
                 document.hint, 1.0, [Check("document_type_hint", True, "")]
             )
             return
-        call = pipeline.plan_classification(document.page_count)
+        call = pipeline.plan_classification(document.page_count, document.candidates)
         generation = await self._call(document, "classify", call, document.pages[:1], simple=True)
         document.decision = pipeline.read_classification(
-            generation, hint=document.hint, statistic=self.statistic
+            generation,
+            hint=document.hint,
+            statistic=self.statistic,
+            own_types=[c.name for c in document.candidates],
         )
+        chosen = next((c for c in document.candidates if c.name == document.decision.document_type), None)
+        if chosen is not None:  # classified into a tenant's type: extracted with its schema
+            document.custom_schema = chosen.schema
 
     async def _extract(self, document: Document) -> None:
         assert document.decision is not None

@@ -1,7 +1,8 @@
 """doc_pipeline: classify, extract and verify one document server-side (ARCHITECTURE §1, §3.5).
 
 One request is one document: ``pages`` (encoded images) and the optional ``text_layer``,
-``document_type_hint`` and ``schema_json``. One response per request: ``result_json`` (the
+``document_type_hint``, ``schema_json`` and ``document_types_json`` (the tenant's own types the
+classifier may choose; the Gemma 4 variant's, ignored here). One response per request: ``result_json`` (the
 engine's :class:`engines.types.EngineResult` as JSON), or a per-request error whose message is
 ``"<error_code>: <message>"`` so the client can raise the same ``EngineError`` a local engine
 would. A bad document never fails the other documents of its batch.
@@ -41,6 +42,9 @@ class DocumentRequest:
     text_layer: list[str] | None
     document_type_hint: str | None
     schema: dict[str, Any] | None
+    # the tenant's own types the classifier may choose (engines.custom_types.TypeCandidate); the
+    # CPU reference engine does not guess a tenant's type (docs/custom-document-types.md)
+    candidates: tuple[Any, ...] = ()
 
 
 def _single_document(request: Any, name: str) -> np.ndarray | None:
@@ -87,7 +91,30 @@ def parse_request(request: Any, *, max_pages: int) -> DocumentRequest:
         if not isinstance(schema, dict):
             raise InvalidRequest("schema_json must be a JSON object")
 
-    return DocumentRequest(pages=pages, text_layer=text_layer, document_type_hint=hint or None, schema=schema)
+    return DocumentRequest(
+        pages=pages,
+        text_layer=text_layer,
+        document_type_hint=hint or None,
+        schema=schema,
+        candidates=_candidates(request),
+    )
+
+
+def _candidates(request: Any) -> tuple[Any, ...]:
+    """``document_types_json``: the tenant's types, each with its name, description, version and
+    schema, checked as a definition is; () when absent."""
+    from engines.custom_types import SchemaInvalid, parse_candidates
+
+    row = _single_document(request, "document_types_json")
+    text = _text(row[0], "document_types_json").strip() if row is not None else ""
+    if not text:
+        return ()
+    try:
+        return parse_candidates(json.loads(text))
+    except json.JSONDecodeError:
+        raise InvalidRequest("document_types_json is not valid JSON") from None
+    except SchemaInvalid as error:
+        raise InvalidRequest(f"document_types_json: {error}") from None
 
 
 def _error(code: str, message: str, triton_code: int) -> Any:

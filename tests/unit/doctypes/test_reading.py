@@ -118,18 +118,22 @@ def test_recalibrate_fits_the_types_own_map_and_then_it_is_calibrated(
 
     document = _read(tenant)
     raw = EngineResult.from_dict(document.extractions.latest().raw_result)
+    mapped_as = calibration.calibration_type("payslip", tenant_id=tenant.pk)  # the tenant's payslip
     examples = [
         calibration.Example(source="text_layer", name="net_pay", valid=True, raw_confidence=0.6, correct=i % 10 != 0,
-                            document_type="payslip")
+                            document_type=mapped_as)
         for i in range(30)
     ]  # fmt: skip
     monkeypatch.setattr(doctype_calibration, "field_label_examples", lambda tenant=None: examples)
     out = tmp_path / "calibration.json"
-    call_command("recalibrate", "--document-type", "payslip", "--out", str(out), "--min-labels", "20")
+    call_command(
+        "recalibrate", "--document-type", "payslip", "--tenant", tenant.name, "--out", str(out),
+        "--min-labels", "20",
+    )  # fmt: skip
     fitted = calibration.load(out)
-    assert fitted.maps and all(key.startswith("payslip.") for key in fitted.maps)
+    assert fitted.maps and all(key.startswith(f"payslip@{tenant.pk}.") for key in fitted.maps)
     custom = parse_schema(PAYSLIP_SCHEMA)
-    before = result_assess(result=raw, calibration=calibration.IDENTITY, custom=custom)
-    after = result_assess(result=raw, calibration=fitted, custom=custom)
+    before = result_assess(result=raw, calibration=calibration.IDENTITY, custom=custom, tenant_id=tenant.pk)
+    after = result_assess(result=raw, calibration=fitted, custom=custom, tenant_id=tenant.pk)
     assert "confidence_calibrated" in {c.name for c in before.result.checks if not c.passed}
     assert "confidence_calibrated" not in {c.name for c in after.result.checks if not c.passed}

@@ -1,5 +1,7 @@
 """``manage.py ingest DIR --tenant NAME [--type TYPE] [--wait SECONDS] [--format table|jsonl] [--cases]``.
 
+``--type`` (or ``--document-type``): a built-in type or one of the tenant's own (apps.doctypes).
+
 Walks a folder (and its subfolders) and uploads every file through the same service as the web
 page and the API (``apps.ingestion.services.file_upload``: zips are unpacked member by member,
 bombs refused), as one batch that the API can count and export (``/api/v1/batches/ID``). A
@@ -24,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.batches.models import Batch, BatchSource
 from apps.batches.services import batch_open, batch_record
+from apps.doctypes.selectors import document_type_names
 from apps.documents.models import Document
 from apps.documents.selectors import document_result_get
 from apps.documents.state import IN_FLIGHT
@@ -76,7 +79,11 @@ class Command(BaseCommand):
         parser.add_argument("directory", type=Path)
         parser.add_argument("--tenant", required=True)
         parser.add_argument(
-            "--type", choices=DOCUMENT_TYPES, default="", help="a document type hint for every file"
+            "--type",
+            "--document-type",
+            dest="type",
+            default="",
+            help="a document type hint for every file: a built-in type or one of the tenant's own",
         )
         parser.add_argument(
             "--wait", type=float, default=0.0, help="seconds to wait for the results (0: don't)"
@@ -94,6 +101,13 @@ class Command(BaseCommand):
         if tenant is None:
             raise CommandError(
                 f"no tenant named {options['tenant']!r}; create it with `manage.py create_tenant`"
+            )
+        own_types = document_type_names(tenant=tenant)
+        if options["type"] and options["type"] not in (*DOCUMENT_TYPES, *own_types):
+            raise CommandError(
+                f"unknown document type {options['type']!r}; choose a built-in type "
+                f"({', '.join(DOCUMENT_TYPES)})"
+                + (f" or one of {tenant.name}'s own ({', '.join(own_types)})" if own_types else "")
             )
         directory: Path = options["directory"]
         if not directory.is_dir():

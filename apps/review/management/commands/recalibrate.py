@@ -4,7 +4,8 @@ Refits the field-confidence calibration on the fields operators confirmed or cor
 (``apps.review.models.FieldLabel``) and writes a versioned artefact, by default over the one
 ``apps.extraction.calibration.current()`` loads. Running workers pick it up when restarted.
 ``--document-type``: only that type's maps, fitted on its labels and merged into the artefact (a
-tenant's own type routes to review until they exist: apps.doctypes.calibration).
+tenant's own type routes to review until they exist, and needs ``--tenant``: its maps are that
+tenant's alone; apps.doctypes.calibration).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.doctypes.errors import DocumentTypeTenantRequiredError
 from apps.extraction import calibration
 from apps.review.errors import NotEnoughLabelsError
 from apps.review.services import calibration_refit
@@ -63,7 +65,7 @@ class Command(BaseCommand):
                     version=options["version_name"],
                     tenant=tenant,
                 )
-        except NotEnoughLabelsError as exc:
+        except (NotEnoughLabelsError, DocumentTypeTenantRequiredError) as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(
             f"fitted {outcome.maps} maps on {outcome.labels} operator labels "
