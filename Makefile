@@ -19,7 +19,7 @@ HOST_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 # Test database and broker: the machine's PostgreSQL and Redis (trust auth, user postgres).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/docintel
 
-.PHONY: help setup system-packages test-packages vllm demo test lint up down status bench bench-accuracy bench-gpu refit
+.PHONY: help setup system-packages test-packages vllm demo test lint up down status bench bench-accuracy bench-capture bench-gpu refit
 
 help:
 	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/"
@@ -31,6 +31,7 @@ help:
 	@echo "make down    stop what 'make up' started"
 	@echo "make bench   throughput and cost benchmarks (last line: one JSON object)"
 	@echo "make bench-accuracy  accuracy and engine speed benchmarks in bench/"
+	@echo "make bench-capture  accuracy against capture quality, and the authenticity signals' ROC"
 	@echo "make bench-gpu  Gemma 4 E4B speed and cost on this machine's GPU (bench/gpu/README.md)"
 	@echo "make refit   after an engine version change: refit the document-type model and the calibration"
 
@@ -133,6 +134,12 @@ bench-accuracy: setup var/bench/synth var/bench/all-types var/bench/independent
 		--plot var/bench/reliability.png --record $(ACCURACY_RECORD)
 	$(PY) bench/accuracy_table.py $(ACCURACY_RECORD)
 	$(PY) bench/api_throughput.py
+
+# Capture quality and authenticity (docs/capture-quality.md, ~15 minutes on 2 cores): field accuracy
+# against each capture measure with the thresholds it suggests, and each authenticity signal's ROC.
+bench-capture: setup
+	$(PY) bench/capture_quality.py
+	$(PY) bench/authenticity.py
 
 # A new engine version refits both fitted artefacts, each on its own seeds (docs/engine/doctype-model.md):
 # the document-type model on synth seeds 3000-3019 (3090-3091 held out), then the confidence

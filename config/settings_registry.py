@@ -535,7 +535,7 @@ SETTINGS: tuple[Setting, ...] = (
         section="Decision and review",
         read_by=("worker", "commands"),
         source=BASE,
-        description="Capture-quality thresholds per document type (the upload's hint), over a `default` entry: `max_blur_px`, `max_motion_blur_px`, `max_glare`, `max_cropped`, `min_text_height_px`, `min_brightness`, `min_contrast` (None turns one off).",
+        description="Capture-quality thresholds per document type (the upload's hint), over a `default` entry: `max_blur_px`, `max_motion_blur_px`, `min_edge_isotropy`, `max_glare`, `max_cropped`, `min_text_height_px`, `min_brightness`, `min_contrast` (None turns one off).",
         kind="setting",
     ),
     Setting(
@@ -545,7 +545,16 @@ SETTINGS: tuple[Setting, ...] = (
         section="Decision and review",
         read_by=("worker", "commands"),
         source=BASE,
-        description="Compute the advisory authenticity signals (screen photo, print or photocopy, edited region) of every photographed or scanned page and show them to reviewers; they never decline a document.",
+        description="Compute the advisory authenticity signals (screen photo, print or photocopy, edited region) of every photographed or scanned page and show them to reviewers; they never decline a document. The MRZ, barcode and printed page disagreeing is shown as a signal too (from the reading's checks).",
+    ),
+    Setting(
+        name="DOCINTEL_CAPTURE_MAX_PAGES",
+        type="int",
+        default="2",
+        section="Decision and review",
+        read_by=("worker", "commands"),
+        source=BASE,
+        description="The capture-quality gate and the authenticity signals measure at most this many photographed or scanned pages of a document, its first ones (the edited-region signal costs about a second a page); later pages are neither gated nor scored.",
     ),
     Setting(
         name="DOCINTEL_REVIEW_LEASE_S",

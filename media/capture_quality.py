@@ -13,7 +13,12 @@ document type in the settings, ``DOCINTEL_CAPTURE_THRESHOLDS``):
                     it), the median over the tiles.
 ``motion_blur_px``  the length of a shaken phone's smear, as the engine's own deblurring step
                     estimates it (``engines.deblur.motion_blur_of``; 0 when not smeared). The
-                    engine undoes short smears itself, so only long ones fail.
+                    engine undoes short smears itself, so only long ones fail. The estimate only
+                    reaches 30 px (``engines.deblur.MAX_LENGTH``): a longer smear reads shorter.
+``edge_isotropy``   the page's edges across its weakest direction against across the strongest
+                    (the smaller over the larger eigenvalue of the gradients' second moments, on
+                    the centre 512 pixels): 0.6-1 for a sharp page, falling as a smear of any
+                    length wipes out the edges along it (about 0.1 at a 25-pixel smear).
 ``glare``           the share of the text's area under clipped highlights (near-white, well above
                     the page's own background, in blobs larger than a letter).
 ``cropped``         the largest share of one side of the frame that text touches: a document cut
@@ -65,6 +70,10 @@ _INK_DELTA = 18
 # at full exposure, where no highlight can be told from a blank margin.
 _CLIPPED = 250
 _WHITE_PAPER = 238
+# The centre crop (page pixels) whose edges tell a smear, as the engine's motion estimate takes it,
+# and the gradient energy below which it is too flat to tell anything.
+_ISOTROPY_CROP = 512
+_ISOTROPY_MIN_ENERGY = 25.0
 # The band along each side of the frame where text counts as touching it, as a share of the side.
 _BORDER_BAND = 0.012
 
@@ -78,6 +87,7 @@ class CaptureMeasures:
     height: int
     blur_px: float | None
     motion_blur_px: float
+    edge_isotropy: float | None
     glare: float
     cropped: float
     text_height_px: float | None
@@ -95,13 +105,16 @@ class CaptureMeasures:
 class CaptureThresholds:
     """Where each measure fails a page; None turns a measure's check off."""
 
-    max_blur_px: float | None = 3.5
-    max_motion_blur_px: float | None = 24.0
+    # where the CPU engine's field accuracy falls below 90 % of a clean photo's
+    # (bench/capture_quality.py, docs/capture-quality.md); glare and cropped as first set
+    max_blur_px: float | None = 3.4
+    max_motion_blur_px: float | None = 27.8
+    min_edge_isotropy: float | None = 0.105
     max_glare: float | None = 0.05
     max_cropped: float | None = 0.2
-    min_text_height_px: float | None = 7.0
-    min_brightness: float | None = 40.0
-    min_contrast: float | None = 35.0
+    min_text_height_px: float | None = 5.8
+    min_brightness: float | None = 16.1
+    min_contrast: float | None = 13.2
 
     @classmethod
     def from_settings(
@@ -199,12 +212,14 @@ def measure_page(image: np.ndarray) -> CaptureMeasures:
     brightness = float(np.median(work))
     contrast = _contrast(work, ink)
     motion = motion_blur_of(gray)
+    isotropy = _edge_isotropy(gray)
     regions = {k: v for k, v in (("glare", glare_box), ("cropped", cropped_box)) if v is not None}
     return CaptureMeasures(
         width=width,
         height=height,
         blur_px=None if blur is None else blur / scale,
         motion_blur_px=float(motion.length) if motion is not None else 0.0,
+        edge_isotropy=isotropy,
         glare=glare,
         cropped=cropped,
         text_height_px=None if text_height is None else text_height / scale,
@@ -269,6 +284,22 @@ def _edge_width(gray: np.ndarray) -> float | None:
     return float(np.percentile(widths, 25))
 
 
+def _edge_isotropy(gray: np.ndarray) -> float | None:
+    """The smaller over the larger eigenvalue of the gradients' second-moment matrix of the
+    page's centre (1: edges alike in every direction; near 0: smeared along one)."""
+    height, width = gray.shape
+    top, left = max(0, (height - _ISOTROPY_CROP) // 2), max(0, (width - _ISOTROPY_CROP) // 2)
+    crop = gray[top : top + _ISOTROPY_CROP, left : left + _ISOTROPY_CROP].astype(np.float32)
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+    xx, yy, xy = float(np.mean(gx * gx)), float(np.mean(gy * gy)), float(np.mean(gx * gy))
+    spread = np.hypot((xx - yy) / 2, xy)
+    largest, smallest = (xx + yy) / 2 + spread, (xx + yy) / 2 - spread
+    if largest < _ISOTROPY_MIN_ENERGY:
+        return None  # a blank or flat centre: nothing to tell
+    return float(max(0.0, smallest) / largest)
+
+
 def _text_height(ink: np.ndarray) -> float | None:
     """Median height of letter-sized connected marks, in working pixels."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -296,7 +327,7 @@ def _text_region(ink: np.ndarray, text_height: float | None) -> np.ndarray:
     blocks = [c for c in contours if cv2.contourArea(c) >= 4 * size * size]
     region = np.zeros_like(closed)
     if blocks:
-        cv2.fillConvexPoly(region, cv2.convexHull(np.concatenate(blocks)), 255)
+        cv2.fillConvexPoly(region, cv2.convexHull(np.concatenate(blocks)), (255,))
     return region
 
 
@@ -321,8 +352,8 @@ def _glare(
     bright = (gray >= _CLIPPED).astype(np.uint8)
     near_ink = cv2.dilate(ink, np.ones(((letter // 2) | 1, (letter // 2) | 1), np.uint8))
     bright[near_ink > 0] = 0
-    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones(((2 * letter) | 1, (2 * letter) | 1), np.uint8))
-    over_text = (bright > 0) & region
+    opened = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones(((2 * letter) | 1, (2 * letter) | 1), np.uint8))
+    over_text = (opened > 0) & region
     share = float(over_text.sum()) / area
     if share == 0.0:
         return 0.0, None
@@ -380,6 +411,7 @@ def _box(mask: np.ndarray) -> tuple[float, float, float, float]:
 _RULES: tuple[tuple[str, str, str, str, str], ...] = (
     ("blurred", "blur_px", "max_blur_px", "edge width", "px"),
     ("blurred", "motion_blur_px", "max_motion_blur_px", "motion blur", "px"),
+    ("blurred", "edge_isotropy", "min_edge_isotropy", "edge isotropy (smear)", ""),
     ("glare", "glare", "max_glare", "share of the text under glare", ""),
     ("cropped", "cropped", "max_cropped", "share of a frame side the text touches", ""),
     ("low_resolution", "text_height_px", "min_text_height_px", "letter height", "px"),

@@ -152,3 +152,44 @@ def pasted_field(
     edited = image.copy()
     edited[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]] = patch
     return edited, (x0, y0, x0 + patch.shape[1], y0 + patch.shape[0])
+
+
+# --------------------------------------------------------------------------------------------
+# A generated attack set
+
+
+ATTACK_KINDS: tuple[str, ...] = ("passport", "id_card", "td2")
+
+
+def _photo_rgb(seed: int, index: int) -> np.ndarray:
+    from synth.documents import document_rng, generate_document
+
+    kind = ATTACK_KINDS[index % len(ATTACK_KINDS)]
+    doc = generate_document(document_rng(seed, index), kind=kind, profile="photo", severity=0.4)
+    return cv2.cvtColor(cv2.imdecode(np.frombuffer(doc.image, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+def _saved(image: np.ndarray, quality: int = 90) -> np.ndarray:
+    ok, data = cv2.imencode(
+        ".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality]
+    )
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def attack_pages(seed: int, count: int) -> dict[str, list[np.ndarray]]:
+    """``count`` clean phone photos of MRZ documents (seed ``seed``) and each attack made from
+    each of them, as the BGR pages an upload decodes to (every page saved as a JPEG at quality
+    90, as a phone or browser saves it): ``clean``, ``screen``, ``print`` and ``edited`` (a
+    rectangle pasted from another document, seed ``seed + 1``, saved first at a quality drawn
+    from 55-75)."""
+    out: dict[str, list[np.ndarray]] = {"clean": [], "screen": [], "print": [], "edited": []}
+    for index in range(count):
+        rng = np.random.default_rng(1000 + index)
+        image = _photo_rgb(seed, index)
+        out["clean"].append(_saved(image))
+        out["screen"].append(_saved(screen_rephoto(image, rng)))
+        out["print"].append(_saved(halftone_rescan(image, rng)))
+        quality = int(rng.integers(55, 76))
+        out["edited"].append(_saved(pasted_field(image, _photo_rgb(seed + 1, index), rng, quality)[0]))
+    return out

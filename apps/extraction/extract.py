@@ -45,7 +45,7 @@ def _capture_gate(
 ) -> dict[str, Any] | None:
     """The result of a capture too poor to read (the worker's prepare step sends it back the
     same way, apps.documents.pipeline), or None to read the pages."""
-    captured = [page for page in pages if not page.text_layer]
+    captured = [page for page in pages if not page.text_layer][: settings.DOCINTEL_CAPTURE_MAX_PAGES]
     if not settings.DOCINTEL_CAPTURE_GATE or not captured:
         return None
     thresholds = CaptureThresholds.from_settings(settings.DOCINTEL_CAPTURE_THRESHOLDS, document_type_hint)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from django.utils import timezone
 from prometheus_client import Counter, Gauge, Histogram
@@ -63,6 +63,16 @@ DOCUMENTS_DECIDED = Counter(
     ["outcome"],
 )
 DOCUMENTS_FAILED = Counter("docintel_documents_failed_total", "Documents failed, by error code.", ["code"])
+CAPTURE_RESUBMISSIONS = Counter(
+    "docintel_capture_resubmissions_total",
+    "Documents sent back for a new photo before any inference, by capture-quality reason.",
+    ["reason"],
+)
+AUTHENTICITY_FLAGS = Counter(
+    "docintel_authenticity_flags_total",
+    "Documents whose page images an advisory authenticity signal flagged, by signal.",
+    ["signal"],
+)
 MODEL_STEPS = ("classify", "extract")
 MODEL_TOKENS = Counter(
     "docintel_model_tokens_total",
@@ -115,6 +125,17 @@ def document_transitioned(*, target: str, created_at: datetime, error_code: str 
         END_TO_END_SECONDS.observe(max(0.0, (timezone.now() - created_at).total_seconds()))
     elif target == "failed":
         DOCUMENTS_FAILED.labels(error_code or "internal_error").inc()
+
+
+def page_checks_observe(*, checks: list[dict[str, Any]], sent_back: bool) -> None:
+    """Count a document's capture-quality reasons (when it was sent back) and its flagged
+    authenticity signals, from the checks the prepare step stored."""
+    failed = [c for c in checks if not c.get("passed")]
+    if sent_back:
+        for reason in sorted({c.get("reason") or c["name"] for c in failed if c.get("kind") == "capture"}):
+            CAPTURE_RESUBMISSIONS.labels(reason).inc()
+    for name in sorted({c["name"] for c in failed if c.get("kind") == "authenticity"}):
+        AUTHENTICITY_FLAGS.labels(name.removeprefix("authenticity_")).inc()
 
 
 def stage_timed(stage: str) -> Callable[[Callable[P, R]], Callable[P, R]]:

@@ -332,3 +332,42 @@ def _operators(*, tenant: Tenant, since: dt.datetime, now: dt.datetime) -> list[
         )
         for m in members
     ]
+
+
+@dataclass(frozen=True)
+class CaptureCounts:
+    """Documents of the period sent back for a new photo, by reason, and the advisory
+    authenticity signals flagged, by signal (one document counts once per reason or signal)."""
+
+    measured: int  # documents whose page images were measured
+    resubmissions: int
+    by_reason: list[tuple[str, int]]
+    flagged: int
+    by_signal: list[tuple[str, int]]
+
+
+def capture_counts_get(*, tenant: Tenant, days: int = 14, now: dt.datetime | None = None) -> CaptureCounts:
+    """The period's capture-quality resubmissions and authenticity flags, from the checks the
+    prepare step stored with each document (at most ``SAMPLE_MAX`` of the latest documents)."""
+    now = now or timezone.now()
+    first_day = timezone.localdate(now) - dt.timedelta(days=days - 1)
+    since = timezone.make_aware(dt.datetime.combine(first_day, dt.time.min))
+    rows = (
+        Document.objects.filter(tenant=tenant, created_at__gte=since)
+        .exclude(page_checks=[])
+        .order_by("-created_at")
+        .values_list("decision", "page_checks")[:SAMPLE_MAX]
+    )
+    reasons: Counter[str] = Counter()
+    signals: Counter[str] = Counter()
+    measured = resubmissions = flagged = 0
+    for decision, checks in rows:
+        measured += 1
+        failed = [c for c in checks or [] if not c.get("passed")]
+        if decision == DocumentStatus.RESUBMISSION_REQUESTED:
+            resubmissions += 1
+            reasons.update({c.get("reason") or c["name"] for c in failed if c.get("kind") == "capture"})
+        named = {c["name"].removeprefix("authenticity_") for c in failed if c.get("kind") == "authenticity"}
+        flagged += bool(named)
+        signals.update(named)
+    return CaptureCounts(measured, resubmissions, reasons.most_common(), flagged, signals.most_common())

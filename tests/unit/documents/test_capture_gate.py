@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from django.urls import reverse
 
 from apps.documents.models import Document
 from apps.documents.models import DocumentStatus as S
@@ -14,6 +15,8 @@ from apps.documents.pipeline import document_prepare
 from apps.documents.selectors import document_result_get
 from apps.documents.services import document_upload
 from apps.documents.steps import PipelineStep
+from apps.observability.metrics import CAPTURE_RESUBMISSIONS
+from apps.review.dashboard import capture_counts_get
 
 pytestmark = pytest.mark.django_db
 SAMPLES = Path(__file__).resolve().parents[3] / "samples"
@@ -69,3 +72,43 @@ def test_the_gate_can_be_turned_off(tenant, settings):
     document_prepare(document_id=str(document.pk))
     document.refresh_from_db()
     assert document.status == S.PROCESSING
+
+
+def test_only_the_first_pages_are_measured(tenant, settings):
+    """GIVEN DOCINTEL_CAPTURE_MAX_PAGES = 0 WHEN a blurred photo is prepared THEN no page is
+    measured: the limit bounds what the gate costs."""
+    settings.DOCINTEL_CAPTURE_MAX_PAGES = 0
+    document = _upload(tenant, _blurred(), "blurred.jpg")
+    document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    assert document.status == S.PROCESSING and document.page_checks == []
+
+
+def test_a_resubmission_is_counted_by_reason_on_metrics_and_the_dashboard(
+    tenant, django_capture_on_commit_callbacks
+):
+    before = CAPTURE_RESUBMISSIONS.labels("blurred")._value.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        document_prepare(document_id=str(_upload(tenant, _blurred(), "blurred.jpg").pk))
+    assert CAPTURE_RESUBMISSIONS.labels("blurred")._value.get() == before + 1
+    counts = capture_counts_get(tenant=tenant)
+    assert (counts.measured, counts.resubmissions) == (1, 1)
+    assert counts.by_reason == [("blurred", 1)]
+
+
+def test_the_document_page_outlines_the_region_a_failed_check_concerns(tenant, operator_client):
+    """GIVEN a document sent back with a failed check that has a region WHEN its page is opened
+    THEN the region is drawn over the page image."""
+    document = _upload(tenant, _blurred(), "blurred.jpg")
+    document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    document.page_checks = [
+        {**c, "region": [0.1, 0.2, 0.5, 0.6]} if c["name"] == "capture_blurred" else c
+        for c in document.page_checks
+    ]
+    document.save(update_fields=["page_checks"])
+    page = operator_client.get(reverse("ingestion:document_detail", args=[document.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="region-box"' in html and 'data-check="capture_blurred"' in html
+    assert "left:10.00%;top:20.00%;width:40.00%;height:40.00%" in html

@@ -52,6 +52,14 @@ def test_a_long_motion_smear_is_measured_by_the_engines_estimate():
     assert _measure("motion_blur", 24).motion_blur_px >= 15
 
 
+def test_edges_lose_their_isotropy_as_a_smear_grows_and_a_long_one_is_blurred():
+    """GIVEN smears longer than the engine's estimate reaches (30 px) WHEN measured THEN the
+    edges' isotropy still falls with the length, and a long smear fails the page."""
+    isotropy = [_measure("motion_blur", length).edge_isotropy for length in (0, 4, 12, 32)]
+    assert isotropy == sorted(isotropy, reverse=True) and isotropy[0] > 0.5
+    assert "blurred" in assess([_measure("motion_blur", 32)], CaptureThresholds()).reasons
+
+
 def test_letter_height_shrinks_with_the_scale_and_a_tiny_document_is_low_resolution():
     heights = [_measure("downscale", factor).text_height_px for factor in (1.0, 0.6, 0.25)]
     assert heights[0] > heights[1] > heights[2]
@@ -59,8 +67,11 @@ def test_letter_height_shrinks_with_the_scale_and_a_tiny_document_is_low_resolut
 
 
 def test_a_dark_or_faint_photo_is_too_dark():
-    assert "too_dark" in assess([_measure("dark", 0.12)], CaptureThresholds()).reasons
-    assert "too_dark" in assess([_measure("low_contrast", 0.1)], CaptureThresholds()).reasons
+    """The engine still reads a photo at a tenth of its exposure or contrast (the thresholds are
+    where its accuracy falls, docs/capture-quality.md): only darker or fainter ones fail."""
+    assert "too_dark" in assess([_measure("dark", 0.05)], CaptureThresholds()).reasons
+    assert "too_dark" in assess([_measure("low_contrast", 0.04)], CaptureThresholds()).reasons
+    assert assess([_measure("dark", 0.3)], CaptureThresholds()).passed
     assert _measure("dark", 0.5).brightness < _measure("dark", 1.0).brightness
 
 
