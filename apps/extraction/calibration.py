@@ -128,7 +128,8 @@ class Calibration:
         # A failed check digit or checksum claims little whatever a map says: where the labelled
         # data held enough failed validations to fit one, most were a misread check digit beside
         # a right value, and a map would promise that of the next, where it is the value misread.
-        ceiling = _INVALID_CAP if valid is False else 1.0
+        # Nor does it claim more than the engine's own score: a failed check never raises one.
+        ceiling = min(_INVALID_CAP, max(raw_confidence, 0.0)) if valid is False else 1.0
         for key in _keys(source, name, valid, present, document_type):
             found = self.maps.get(key)
             if found is None:
