@@ -21,6 +21,7 @@ from apps.cases.services import CLOSED, CaseClosedError, case_documents_add
 from apps.documents import blobs
 from apps.documents.models import Document
 from apps.documents.services import documents_prepared_together
+from engines.types import EngineError
 from media.pdf_split import ranges_cover, regroup_sandboxed
 
 
@@ -57,9 +58,12 @@ def case_packet_resplit(*, packet: CasePacket, ranges: list[PageRange], user: Us
             raise PacketChangedError("a document of this packet no longer exists")
         new_ranges = [r for r in ranges if r not in old]
         guesses = _guesses(packet)
-        contents = regroup_sandboxed(
-            [blobs.blob_read(document=found[i], name=found[i].blob_name) for i in ids], new_ranges
-        )
+        try:
+            contents = regroup_sandboxed(
+                [blobs.blob_read(document=found[i], name=found[i].blob_name) for i in ids], new_ranges
+            )
+        except EngineError as exc:  # its documents no longer make up its pages
+            raise PacketChangedError(f"the packet's documents could not be cut again ({exc})") from exc
         _, added_parts = parts_upload(
             tenant=case.tenant, original_name=packet.original_name, contents=contents, ranges=new_ranges,
             types=[range_type(guesses, r) for r in new_ranges],
