@@ -80,6 +80,9 @@ def stage_workers(
         "DOCINTEL_WEBHOOK_QUEUE": queues["webhooks"],
         "DOCINTEL_ENGINE": "triton",
         "DOCINTEL_TRITON_URL": triton_sim_server,
+        # the stage tests' pages are colour swatches the capture gate would send back before
+        # inference: they measure the processes and queues, not the capture
+        "DOCINTEL_CAPTURE_GATE": "false",
         "DOCINTEL_TRITON_MODEL": "null",
         "DOCINTEL_BLOB_DIR": str(settings.STORAGES["default"]["OPTIONS"]["location"]),
         "DOCINTEL_LOG_FORMAT": "json",

@@ -362,5 +362,15 @@ CORPUS: tuple[Hostile, ...] = (
 
 
 def good_document() -> bytes:
-    """A plain page the pipeline reads end to end, after the corpus."""
-    return _png((900, 600))
+    """A plain printed page the pipeline reads end to end, after the corpus (black lines of text on
+    white, so the capture gate lets it through: a blank page is sent back for a new photo)."""
+    from PIL import ImageDraw, ImageFont
+
+    image = Image.new("RGB", (900, 600), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=32)
+    for row, text in enumerate(("Dear Ms Smith,", "Thank you for your letter.", "Yours sincerely")):
+        draw.text((60, 80 + 90 * row), text, fill="black", font=font)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -28,6 +28,13 @@ def _png(seed: int) -> bytes:
     return buffer.getvalue()
 
 
+@pytest.fixture(autouse=True)
+def _no_capture_gate(settings) -> None:
+    """The pages here are 32 x 24 colour swatches that the capture gate would send back before
+    inference: these tests measure the dispatcher, not the capture (tests/unit/documents/test_capture_gate.py)."""
+    settings.DOCINTEL_CAPTURE_GATE = False
+
+
 @pytest.fixture
 def no_pipeline_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """Pipeline messages are recorded (task name, document id) instead of sent: this test alone
