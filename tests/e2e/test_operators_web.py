@@ -25,8 +25,8 @@ from tests.unit.ingestion.factories import make_read_document
 
 pytestmark = pytest.mark.e2e
 
-DECIDED = re.compile(r"^(auto_approved|needs_review)$")
-SETTLED = re.compile(r"^(auto_approved|needs_review|approved|rejected|failed)$")
+DECIDED = re.compile(r"^(auto_approved|needs_review|resubmission_requested)$")
+SETTLED = re.compile(r"^(auto_approved|needs_review|resubmission_requested|approved|rejected|failed)$")
 # The worker reads documents one page of OCR at a time on a small shared CPU machine.
 PROCESSING_TIMEOUT_MS = 240_000
 # Records every status each upload row shows, so the test can tell the status really changed live.
@@ -92,7 +92,7 @@ def test_operator_uploads_files_watches_them_get_decided_and_opens_the_result(
     notes = tmp_path / "notes.txt"
     notes.write_text("minutes of the meeting: not a document we read")
     bundle = tmp_path / "more-scans.zip"
-    blank = io.BytesIO()  # a blank scan: cheap to read, so the zip costs the busy test machine little
+    blank = io.BytesIO()  # a blank scan: cheap, and the capture gate asks for a new photo before any model
     Image.new("RGB", (600, 400), "white").save(blank, format="PNG")
     with zipfile.ZipFile(bundle, "w") as archive:
         archive.writestr("blank-page.png", blank.getvalue())
