@@ -35,6 +35,7 @@ from engines.business.fields import (
 )
 from engines.business.labels import LabelHit
 from engines.custom_types import CustomField, CustomSchema
+from engines.knowledge import KNOWLEDGE
 from engines.layout import PageText
 from engines.types import Check, Extracted, FieldResult
 from engines.validators import detect_currency, fold
@@ -48,7 +49,11 @@ _WHERE = {"same_line": 1.0, "right": 0.95, "below": 0.85}
 _TITLE, _ALIAS = 1.0, 0.9
 # A description phrase longer than this is prose, not a label.
 _MAX_PHRASE_WORDS = 4
-_PHRASE_SPLIT = re.compile(r"[,;/()]|\bor\b|\bou\b|\boder\b", re.IGNORECASE)
+# a description's alternatives: punctuation, or a language's "or" (engines/knowledge/lang/*.toml)
+_PHRASE_SPLIT = re.compile(
+    r"[,;/()]|\b(?:" + "|".join(re.escape(w) for w in KNOWLEDGE.words("alternative_words")) + r")\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

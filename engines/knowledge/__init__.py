@@ -82,6 +82,8 @@ WORD_CATEGORIES: Mapping[str, str] = MappingProxyType(
         "page_words": TEXT,
         "page_of_words": TEXT,
         "function_words": TEXT,
+        # engines/business/generic.py: "or" between a field description's alternatives
+        "alternative_words": TEXT,
         # engines/business/places.py
         "street_types": TEXT,
         # engines/second_reading.py
