@@ -24,8 +24,8 @@ from rest_framework.test import APIClient
 from apps.batches.models import Batch, BatchDocument
 from apps.cases.models import Case, CasePacket
 from apps.cases.services import case_create
-from apps.documents import blobs
 from apps.doctypes.services import document_type_define
+from apps.documents import blobs
 from apps.documents.models import Document
 from apps.review.models import ReviewQueue, ReviewTask
 from apps.tenants.services import api_key_create, membership_grant, tenant_create
