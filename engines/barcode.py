@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 import zxingcpp
 
+from engines.layout import clip_fraction as _clip
 from engines.types import BBox
 
 _UPSCALE_BELOW = 2000  # pixels on the longest side: smaller pages are also tried enlarged
@@ -85,14 +86,6 @@ def read_barcodes(
         if time.perf_counter() - started > time_budget_s:
             break
     return []
-
-
-def read_pdf417(image: np.ndarray) -> Barcode | None:
-    """The largest PDF417 on the page, or None."""
-    found = read_barcodes(image, formats="PDF417")
-    if not found:
-        return None
-    return max(found, key=lambda b: (b.bbox[2] - b.bbox[0]) * (b.bbox[3] - b.bbox[1]))
 
 
 def _views(gray: np.ndarray) -> Iterator[_View]:
@@ -259,7 +252,3 @@ def _result(symbol: zxingcpp.Barcode, view: _View, attempt: str, width: int, hei
     x1, y1 = page.max(axis=0)
     bbox = (_clip(x0 / width), _clip(y0 / height), _clip(x1 / width), _clip(y1 / height))
     return Barcode(text=symbol.bytes.decode("latin-1"), format=symbol.format.name, bbox=bbox, attempt=attempt)
-
-
-def _clip(value: float) -> float:
-    return round(min(1.0, max(0.0, float(value))), 4)

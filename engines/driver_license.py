@@ -18,9 +18,11 @@ from __future__ import annotations
 import logging
 import math
 import re
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -32,8 +34,8 @@ from engines.aamva_names import split_suffix
 from engines.barcode import Barcode
 from engines.images import unrotate_bbox
 from engines.layout import Line, PageText, rows, sort_reading_order
+from engines.layout import clip_fraction as _clip
 from engines.licence_barcode import (
-    BarcodeScan,
     failed_parse_check,
     parsed_check,
     scan_for_aamva,
@@ -135,15 +137,6 @@ def looks_like_driver_license(pages: Sequence[PageText]) -> float:
     if any("<<<" in text for text in texts):
         score -= 0.3
     return round(min(1.0, max(0.0, score)), 3)
-
-
-def find_aamva_barcode(images: Sequence[np.ndarray]) -> tuple[AamvaRecord, Barcode, int] | None:
-    """The first AAMVA barcode that decodes and parses, with its 1-based page (see
-    :func:`engines.licence_barcode.scan_for_aamva`, which also says why one did not parse)."""
-    scan: BarcodeScan = scan_for_aamva(images)
-    if scan.record is None or scan.barcode is None:
-        return None
-    return scan.record, scan.barcode, scan.page
 
 
 # --------------------------------------------------------------------------------------------
@@ -317,39 +310,13 @@ def _compact(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # The printed front
 
-_TITLES = tuple(
-    _compact(title)
-    for title in (
-        "DRIVER LICENSE",
-        "DRIVERS LICENSE",
-        "DRIVER LICENCE",
-        "DRIVERS LICENCE",
-        "PERMIS DE CONDUIRE",
-        "OPERATOR LICENSE",
-        "OPERATORS LICENSE",
-        "COMMERCIAL DRIVER",
-        "LEARNER PERMIT",
-        "INSTRUCTION PERMIT",
-    )
+_FRONT = tomllib.loads(
+    (Path(__file__).resolve().parent / "knowledge" / "licence_front.toml").read_text(encoding="utf-8")
 )
-_CLASSIFY_LABELS = {
-    name: re.compile(pattern)
-    for name, pattern in {
-        "dln": r"\b(?:4D\s*)?(?:DLN|DL\s*(?:NO|#))\b",
-        "dob": r"\b(?:DOB|DATE OF BIRTH|DDN)\b",
-        "exp": r"\b(?:4B\s*)?EXP(?:IRES)?\b",
-        "iss": r"\b(?:4A\s*)?(?:ISS(?:UED)?|DÉL)\b",
-        "class": r"\bCLASS\b",
-        "sex": r"\bSEXE?\b",
-        "names": r"^(?:LN|FN)\b|\b(?:LAST|FIRST) NAME\b",
-        "restrictions": r"\bRESTRICTIONS?\b",
-        "endorsements": r"\bENDORSEMENTS?\b",
-        "physical": r"\b(?:HGT|EYES|HAIR|WGT)\b",
-        "donor": r"\b(?:DONOR|VETERAN|REAL ID)\b",
-    }.items()
-}
+_TITLES = tuple(_compact(title) for title in _FRONT["titles"])
+_CLASSIFY_LABELS = {name: re.compile(pattern) for name, pattern in _FRONT["classify_labels"].items()}
 
-_DATE = r"(?P<value>\d{4}\s?[-/.]?\s?\d{2}\s?[-/.]?\s?\d{2}|\d{2}\s?[-/.]?\s?\d{2}\s?[-/.]?\s?\d{4})"
+_DATE = _FRONT["values"]["date"]
 _SEP_CHARS = " \t:.,;#|()[]\uff08\uff09"  # and full-width parentheses
 _SEP = "[" + re.escape(_SEP_CHARS) + "]*"
 
@@ -376,29 +343,12 @@ class _Rule:
         return re.compile(rf"^{_SEP}{self.value}(?![A-Z0-9])", re.IGNORECASE)
 
 
-_NAME = r"(?P<value>[A-Z][A-Z'\- ]*[A-Z](?:,\s?[A-Z][A-Z'\- ]*[A-Z])?),?"
-_RULES = (
-    # Labels may be glued to their values by OCR ("15SEXF", "4dDLN123"); the ones that also
-    # start ordinary words ("CAT") must end where a word would.
-    _Rule(
-        "document_number",
-        r"4d\s*(?:DLN|DL|LIC\.?\s*NO\.?|NO\.?)?|DLN|DL\s*NO\.?|DL\s*#|DL|LIC(?:ENSE|ENCE)?\s*(?:NO\.?|#|NUMBER)"
-        r"|NUMBER(?:/?NUM[EÉ]RO)?|NUM[EÉ]RO|ID\s*NO\.?",
-        r"(?P<value>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,24}|WDL[A-Z0-9]{6,12})",
-    ),
-    # "LN" and "FN" only start a line: inside one, "LN" is a lane ("9833 RIDGE LN UNIT 4").
-    _Rule("surname", r"^LN|LAST\s*NAME|SURNAME|FAMILY\s*NAME", _NAME),
-    _Rule("given_names", r"^FN|FIRST\s*NAME|GIVEN\s*NAMES?|PR[EÉ]NOMS?(?![A-Z])", _NAME),
-    _Rule("date_of_birth", r"(?:3\s*)?(?:DOB(?:/?DDN)?|DATE\s*OF\s*BIRTH|BIRTH\s*DATE|DDN)", _DATE),
-    _Rule("date_of_expiry", r"(?:4b\s*)?EXP(?:IRES|IRY|IRATION)?(?:\s*DATE)?", _DATE),
-    _Rule("date_of_issue", r"(?:4a\s*)?(?:ISS(?:UED|UE\s*DATE)?|D[EÉ]L)(?:/?D[EÉ]L)?", _DATE),
-    _Rule("sex", r"(?:15\s*)?SEX(?:/?SEXE|E)?", r"(?P<value>[MFX])"),
-    _Rule("license_class", r"(?:9\s*)?(?:CLASSE?(?:/?CAT)?|CAT(?![A-Z]))", r"(?P<value>[A-Z0-9]{1,3})"),
+_RULES = tuple(
+    _Rule(field, "|".join(rule["labels"]), _FRONT["values"][rule["value"]])
+    for field, rule in _FRONT["rules"].items()
 )
 _LABEL_ONLY = re.compile(
-    r"^(?:\d{1,2}[a-d]?\s*)?(?:DLN|DL|NAME|NOM|ADDRESS|ADRESSE|NUMBER|NUM[EÉ]RO|CLASSE|CLASS|CAT|DOB|DDN|ISS|"
-    r"D[EÉ]L|EXP|SEXE|SEX|HGT|HAU|EYES|[\s/:.]+)*$",
-    re.IGNORECASE,
+    r"^(?:\d{1,2}[a-d]?\s*)?(?:" + "|".join(_FRONT["caption_words"]) + r"|[\s/:.]+)*$", re.IGNORECASE
 )
 _NAME_CAPTION = re.compile(r"^\s*(?:NAME|NOM)(?:\s*/\s*(?:NAME|NOM))?\s*:?\s*$", re.IGNORECASE)
 _NUMBERED_LABELS = re.compile(r"\b4[abd]\b|\b4[abd](?=[A-Z])", re.IGNORECASE)
@@ -559,10 +509,6 @@ def _skew_degrees(page: PageText, image: np.ndarray) -> float | None:
     # OpenCV turns counter-clockwise for positive angles, so the angle that levels the text is
     # the text's own direction (clockwise, y pointing down).
     return float(fine)
-
-
-def _clip(value: float) -> float:
-    return round(min(1.0, max(0.0, value)), 4)
 
 
 def _turned(page: PageText, degrees: int) -> PageText:
@@ -877,7 +823,7 @@ def _letters(text: str) -> str:
     return text.translate(_LOOKALIKE_LETTERS)
 
 
-_STREET_SUFFIXES = ("BLVD", "PKWY", "HWY", "AVE", "TER", "CIR", "WAY", "ST", "RD", "DR", "LN", "CT", "PL")
+_STREET_SUFFIXES = tuple(_FRONT["street_suffixes"])
 
 
 def respace_street(text: str) -> str:

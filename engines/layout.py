@@ -91,10 +91,10 @@ def page_from_ocr(
             continue
         xs, ys = quad[:, 0], quad[:, 1]
         bbox = (
-            _clip(float(xs.min()) / width),
-            _clip(float(ys.min()) / height),
-            _clip(float(xs.max()) / width),
-            _clip(float(ys.max()) / height),
+            clip_fraction(float(xs.min()) / width),
+            clip_fraction(float(ys.min()) / height),
+            clip_fraction(float(xs.max()) / width),
+            clip_fraction(float(ys.max()) / height),
         )
         out.append(Line(text=text, score=float(score), bbox=bbox, page=page))
     return PageText(page=page, lines=tuple(sort_reading_order(out)), source="ocr")
@@ -110,7 +110,7 @@ def page_from_text_layer(payload: str | bytes, *, page: int) -> PageText:
         bbox = item.get("bbox")
         if not text or not bbox or len(bbox) != 4:
             continue
-        x0, y0, x1, y1 = (_clip(float(v)) for v in bbox)
+        x0, y0, x1, y1 = (clip_fraction(float(v)) for v in bbox)
         out.append(Line(text=text, score=1.0, bbox=(x0, y0, x1, y1), page=page))
     return PageText(page=page, lines=tuple(sort_reading_order(out)), source="text_layer")
 
@@ -147,5 +147,6 @@ def _group_rows(lines: Sequence[Line]) -> list[list[Line]]:
     return out
 
 
-def _clip(value: float) -> float:
-    return round(min(1.0, max(0.0, value)), 4)
+def clip_fraction(value: float) -> float:
+    """A page fraction (a box's edge over the page's side): within 0..1, to 4 decimals."""
+    return round(min(1.0, max(0.0, float(value))), 4)

@@ -20,6 +20,7 @@ import numpy as np
 from engines.document_crop import document_box
 from engines.images import rotate, unrotate_bbox
 from engines.layout import PageText, page_from_ocr
+from engines.layout import clip_fraction as _clip
 from engines.mrz.geometry import LineGeom, crop_line
 from engines.ocr import Ocr, TextLine, get_ocr
 from engines.types import BBox
@@ -145,11 +146,7 @@ def _rotate_box(bbox: BBox, degrees: float, width: int, height: int) -> BBox:
     corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32) * [width, height]
     turned = _rotate_points(corners, degrees, np.array([width / 2, height / 2], dtype=np.float32))
     xs, ys = turned[:, 0] / width, turned[:, 1] / height
-
-    def clip(v: float) -> float:
-        return round(min(1.0, max(0.0, v)), 4)
-
-    return clip(float(xs.min())), clip(float(ys.min())), clip(float(xs.max())), clip(float(ys.max()))
+    return _clip(float(xs.min())), _clip(float(ys.min())), _clip(float(xs.max())), _clip(float(ys.max()))
 
 
 def _turn_needed(image: np.ndarray, lines: list[TextLine], ocr: Ocr) -> int:

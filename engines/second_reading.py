@@ -27,6 +27,7 @@ import logging
 import os
 import re
 import threading
+import tomllib
 import unicodedata
 from collections.abc import Iterator
 from itertools import pairwise
@@ -59,17 +60,9 @@ TESSDATA_ENV = "DOCINTEL_TESSDATA"
 _TESSDATA_CANDIDATES = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
 _MODEL = "Latin"
 # Letters that do not decompose into a base letter and a combining mark.
-_FOLD_SPECIAL = {
-    "º": "°",
-    "ß": "SS",
-    "Ø": "O",
-    "Ł": "L",
-    "Æ": "AE",
-    "Œ": "OE",
-    "Đ": "D",
-    "Þ": "TH",
-    "ẞ": "SS",
-}
+_FOLD_SPECIAL: dict[str, str] = tomllib.loads(
+    (Path(__file__).resolve().parent / "knowledge" / "letters.toml").read_text(encoding="utf-8")
+)["undecomposed"]
 # Margins above and below the box tried in turn, as fractions of its height: an accent rises a
 # quarter of a capital's height above it (a box tight on "25 ALLÉE VICTOR HUGO" of a clean scan
 # cut the É's accent off, and both readers agreed on ALLEE), and nothing but descenders goes

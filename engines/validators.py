@@ -21,6 +21,8 @@ from pathlib import Path
 
 from engines.knowledge import KNOWLEDGE, alternation
 
+_KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
+
 # --------------------------------------------------------------------------------------------
 # Dates
 # --------------------------------------------------------------------------------------------
@@ -29,46 +31,25 @@ from engines.knowledge import KNOWLEDGE, alternation
 _MONTHS: dict[str, int] = KNOWLEDGE.months()
 
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|o|º|°)?"
-_YEAR = r"(?P<y>(?:19|20)\d\d|'?\d\d(?!\d))"
-_MONTH = rf"(?P<m>{_MONTH_ALT})\.?"
+_DATE_FORMATS = tomllib.loads((_KNOWLEDGE_DIR / "date_formats.toml").read_text(encoding="utf-8"))
+# "{day}", "{month}", "{year}": the parts of a date the patterns share
+_PARTS = {
+    f"{{{name}}}": part.replace("{months}", _MONTH_ALT) for name, part in _DATE_FORMATS["parts"].items()
+}
 
-_DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # 2026-12-31, also with a time OCR glued on ("2026-12-3109:08")
-    (
-        "ymd",
-        re.compile(
-            r"(?<!\d)(?P<y>(?:19|20)\d\d)[-/.](?P<m>[01]?\d)[-/.]"
-            r"(?P<d>[0-3]?\d(?!\d)|[0-3]\d(?=[0-2]\d:[0-5]\d))"
-        ),
-    ),
-    # 31/12/2026, 12/31/2026, 31.12.2026, 31-12-26; a time may be glued after a 4-digit year.
-    (
-        "num",
-        re.compile(
-            r"(?<![\d.,])(?P<a>[0-3]?\d)\s?(?P<s>[/.\-])\s?(?P<b>[0-3]?\d)\s?(?P=s)\s?"
-            r"(?P<y>(?:19|20)\d\d|\d\d(?!\d)|\d\d(?=[0-2]?\d:[0-5]\d))"
-        ),
-    ),
-    # A date glued after other digits by OCR ("Order No. 1000070" + "17/04/2018"): only the full
-    # dd/mm/yyyy shape, tried last.
-    ("num", re.compile(r"(?P<a>[0-3]\d)(?P<s>[/.\-])(?P<b>[01]\d)(?P=s)(?P<y>(?:19|20)\d\d)")),
-    # 31 Dec 2026, 31. Dezember 2026, 31 de diciembre de 2026, 01-NOV-2017, 05Mar2018, and with
-    # OCR's glue between label, day, "de" and year: "Fecha6de septiembrede2023"
-    (
-        "dmy",
-        re.compile(
-            rf"(?:(?<![\d\w])|(?<=[a-z])(?=\d{{1,2}}\s*de))"
-            rf"{_DAY}[\s.\-/]*(?:de\s*)?{_MONTH}(?:(?![a-z])|(?=del?\s*\d))[\s.,\-/]*(?:de\s*|del\s*)?{_YEAR}"
-        ),
-    ),
-    # Dec 31, 2026 / December 31 2026, and OCR's "October14.2022" (a comma read as a full stop,
-    # before a four-digit year only: "May 5.25" is a price)
-    (
-        "mdy",
-        re.compile(rf"(?<![a-z]){_MONTH}(?![a-z])\s*{_DAY}(?:,\s*|\s+|\.\s*(?=(?:19|20)\d\d)){_YEAR}"),
-    ),
+
+def _date_pattern(pieces: list[str]) -> re.Pattern[str]:
+    pattern = "".join(pieces)
+    for part, regex in _PARTS.items():
+        pattern = pattern.replace(part, regex)
+    return re.compile(pattern)
+
+
+# The ways dates are printed, in the order they are tried (engines/knowledge/date_formats.toml).
+_DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (raw["kind"], _date_pattern(raw["pattern"])) for raw in _DATE_FORMATS["patterns"]
 )
+_NUMERIC_DATE = next(pattern for kind, pattern in _DATE_PATTERNS if kind == "num")
 
 
 @dataclass(frozen=True)
@@ -163,7 +144,7 @@ def date_order(texts: list[str]) -> str | None:
     others."""
     votes: Counter[str] = Counter()
     for text in texts:
-        for match in _DATE_PATTERNS[1][1].finditer(fold(text)):
+        for match in _NUMERIC_DATE.finditer(fold(text)):
             a, b = int(match["a"]), int(match["b"])
             if a > 12 and b <= 12:
                 votes["dmy"] += 1
@@ -178,7 +159,7 @@ def date_order(texts: list[str]) -> str | None:
 # Amounts and currencies
 # --------------------------------------------------------------------------------------------
 
-CURRENCIES_FILE = Path(__file__).resolve().parent / "knowledge" / "currencies.toml"
+CURRENCIES_FILE = _KNOWLEDGE_DIR / "currencies.toml"
 _CURRENCIES = tomllib.loads(CURRENCIES_FILE.read_text(encoding="utf-8"))
 _SYMBOLS: dict[str, str] = dict(sorted(_CURRENCIES["symbols"].items(), key=lambda kv: -len(kv[0])))
 _CODES = frozenset(_CURRENCIES["codes"]["printed"])
@@ -478,17 +459,3 @@ def valid_postal_code(text: str, country: str) -> str | None:
 
 
 POSTAL_COUNTRIES = tuple(_POSTCODE_PATTERNS)
-
-
-def postal_code_countries(text: str) -> tuple[str, ...]:
-    """Every country (of :data:`POSTAL_COUNTRIES`) whose postal code format ``text`` fits."""
-    return tuple(c for c in POSTAL_COUNTRIES if valid_postal_code(text, c))
-
-
-def postal_code_country(text: str) -> str | None:
-    """The one country whose postal code format ``text`` fits (ZIP+4 is the US, "A1A 1A1" Canada,
-    "SW1A 1AA" the UK, "1234 AB" the Netherlands), or None when none does or when several do: five
-    digits alone could be the US, Germany, France, Spain or Italy, and only the rest of the address
-    (a state code, the city) can tell."""
-    countries = postal_code_countries(text)
-    return countries[0] if len(countries) == 1 else None

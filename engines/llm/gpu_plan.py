@@ -20,8 +20,8 @@ sequence must hold ``MAX_IMAGES_PER_CALL`` pages of ``IMAGE_TOKENS`` soft tokens
 the answer, and a test checks the committed files agree.
 
 The parameter counts are computed from each model's architecture (transformers'
-``convert_gemma4_weights.py`` variant configs) and checked against the published totals in the
-tests; every number is an estimate to plan with, not a measurement (model_repo/TENSORRT_LLM.md
+``convert_gemma4_weights.py`` variant configs, as data in ``engines/knowledge/gpu_plan.toml``
+with the GPUs) and checked against the published totals in the tests; every number is an estimate to plan with, not a measurement (model_repo/TENSORRT_LLM.md
 says where each one comes from). Pure Python, no GPU needed.
 """
 
@@ -29,8 +29,11 @@ from __future__ import annotations
 
 import json
 import math
+import tomllib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
 
 from engines.llm.pipeline import EXTRACT_MAX_TOKENS
 
@@ -140,37 +143,17 @@ class ModelSpec:
         return total
 
 
-_ON_DEVICE_VISION = 16 * (4 * 768 * 768 + 3 * 768 * 3072)  # 16 layers, hidden 768, MLP 3072
-_LARGE_VISION = 27 * (4 * 1152 * 1152 + 3 * 1152 * 4304)  # 27 layers, hidden 1152, MLP 4304
-_AUDIO = 300e6  # the model card's ~300M conformer (E2B/E4B only)
+_DATA = tomllib.loads(
+    (Path(__file__).resolve().parent.parent / "knowledge" / "gpu_plan.toml").read_text(encoding="utf-8")
+)
 
-MODELS: dict[str, ModelSpec] = {
-    spec.name: spec
-    for spec in (
-        ModelSpec(
-            name="gemma4-e2b", triton_name="gemma4_e2b", hidden=1536, intermediate=6144, layers=35, pattern=5,
-            heads=8, kv_heads=1, global_kv_heads=1, sliding_window=512, kv_shared_layers=20,
-            double_wide_layers=20, ple_dim=256, vision_params=_ON_DEVICE_VISION, audio_params=_AUDIO,
-            published_total=5.1e9, published_active=2.3e9,
-        ),
-        ModelSpec(
-            name="gemma4-e4b", triton_name="gemma4_e4b", hidden=2560, intermediate=10240, layers=42, pattern=6,
-            heads=8, kv_heads=2, global_kv_heads=2, sliding_window=512, kv_shared_layers=18, ple_dim=256,
-            vision_params=_ON_DEVICE_VISION, audio_params=_AUDIO, published_total=8.0e9, published_active=4.5e9,
-        ),
-        ModelSpec(
-            name="gemma4-26b-a4b", triton_name="gemma4_26b_a4b", hidden=2816, intermediate=2112, layers=30,
-            pattern=6, heads=16, kv_heads=8, global_kv_heads=2, sliding_window=1024, k_eq_v=True, experts=128,
-            top_k=8, moe_intermediate=704, vision_hidden=1152, vision_params=_LARGE_VISION,
-            published_total=25.2e9, published_active=3.8e9,
-        ),
-        ModelSpec(
-            name="gemma4-31b", triton_name="gemma4_31b", hidden=5376, intermediate=21504, layers=60, pattern=6,
-            heads=32, kv_heads=16, global_kv_heads=4, sliding_window=1024, k_eq_v=True, vision_hidden=1152,
-            vision_params=_LARGE_VISION, published_total=30.7e9, published_active=30.7e9,
-        ),
-    )
-}  # fmt: skip
+
+def _model(name: str, raw: dict[str, Any]) -> ModelSpec:
+    layers, hidden, mlp = raw.pop("vision_tower")
+    return ModelSpec(name=name, vision_params=layers * (4 * hidden * hidden + 3 * hidden * mlp), **raw)
+
+
+MODELS: dict[str, ModelSpec] = {name: _model(name, dict(raw)) for name, raw in _DATA["models"].items()}
 
 
 def sequence_tokens(pages: int) -> int:
@@ -208,32 +191,11 @@ class GpuSpec:
     trtllm_gemma4: bool = True
 
 
-GPUS: dict[str, GpuSpec] = {
-    gpu.name: gpu
-    for gpu in (
-        GpuSpec("b200", 183_359 * MIB / GIB, True, "HGX/DGX B200: 192 GB HBM3e, 183,359 MiB reported"),
-        GpuSpec(
-            "rtx-pro-6000",
-            97_887 * MIB / GIB,
-            True,
-            "RTX PRO 6000 Blackwell: 96 GB GDDR7, 97,887 MiB reported",
-        ),
-        GpuSpec(
-            "h200",
-            143_771 * MIB / GIB,
-            False,
-            "H200 SXM: 141 GB HBM3e, 143,771 MiB reported",
-            trtllm_gemma4=False,
-        ),
-        GpuSpec(
-            "h100",
-            81_559 * MIB / GIB,
-            False,
-            "H100 SXM: 80 GB HBM3, 81,559 MiB reported",
-            trtllm_gemma4=False,
-        ),
-    )
-}
+def _gpu(name: str, raw: dict[str, Any]) -> GpuSpec:
+    return GpuSpec(name, raw.pop("memory_mib") * MIB / GIB, **raw)
+
+
+GPUS: dict[str, GpuSpec] = {name: _gpu(name, dict(raw)) for name, raw in _DATA["gpus"].items()}
 
 
 @dataclass(frozen=True)

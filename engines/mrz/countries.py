@@ -7,24 +7,22 @@ Repair uses this list to prefer a known code over an OCR misreading that is one 
 
 The ISO 3166 codes come from pycountry (the ISO 3166 database as Debian's iso-codes keeps it), so a
 new or withdrawn state follows a package update rather than an edit here; only the codes ICAO adds
-to ISO 3166, which no ISO database holds, are written out below.
+to ISO 3166, which no ISO database holds, are written out, as data
+(engines/knowledge/mrz_formats.toml).
 """
 
 from __future__ import annotations
+
+import tomllib
+from pathlib import Path
 
 import pycountry
 
 ISO_ALPHA3 = frozenset(country.alpha_3 for country in pycountry.countries)
 
-# ICAO 9303 Part 3 §5 and its annexes: Germany's one-letter code, the EU and UN organisations,
-# Kosovo (RKS), the British nationality categories, stateless persons and refugees (XXA to XXC),
-# an unspecified nationality (XXX), the specimen state Utopia, and the other organisations' X codes.
-ICAO_ONLY = frozenset(
-    """
-    D EUE GBD GBN GBO GBP GBS RKS UNA UNK UNO UTO XBA XCC XCE XCO XDC XEC XES XIM XMP XOM
-    XPO XXA XXB XXC XXX
-    """.split()  # noqa: SIM905 (a word list reads better than quoted strings)
-)
+# The codes ICAO adds, as data.
+_ICAO_FILE = Path(__file__).resolve().parent.parent / "knowledge" / "mrz_formats.toml"
+ICAO_ONLY = frozenset(tomllib.loads(_ICAO_FILE.read_text(encoding="utf-8"))["icao_only_codes"])
 
 KNOWN_CODES = ISO_ALPHA3 | ICAO_ONLY
 

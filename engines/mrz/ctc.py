@@ -20,25 +20,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from engines.mrz.formats import ALPHABET
+from engines.mrz.formats import ALPHABET, CLASS_LOOKALIKES
 from engines.mrz.lookalikes import DIGIT_LOOKALIKES, LETTER_LOOKALIKES, RECOGNISER_FILLER_LOOKALIKES
 
 _NEG = -1e9
 _EPS = 1e-9
 _MIN_ALTERNATIVE = 1e-5
 # runner-up characters below this probability are not worth reporting
-
-
-# Which lookalike folding each class of formats.py uses.
-_FOLD_FOR_CLASS = {
-    "n": "digit",
-    "c": "digit",
-    "k": "digit",
-    "a": "letter",
-    "L": "letter",
-    "x": "plain",
-    "s": "plain",
-}
 
 
 @dataclass(frozen=True)
@@ -73,7 +61,7 @@ def decode_line(
     emissions = _emissions(probs.astype(np.float32), tuple(vocabulary))
     blank = np.log(probs[:, 0] + _EPS)
     fold_index = {"plain": 0, "digit": 1, "letter": 2}
-    fold_per_pos = np.array([fold_index[_FOLD_FOR_CLASS[c]] for c in template])
+    fold_per_pos = np.array([fold_index[CLASS_LOOKALIKES[c]] for c in template])
     allowed = np.zeros((length, len(ALPHABET)), dtype=bool)
     for i, cls in enumerate(template):
         for ch in classes[cls]:

@@ -1,39 +1,34 @@
-"""The fixed layouts of ICAO 9303 machine-readable zones (TD1, TD2, TD3).
+"""The fixed layouts of ICAO 9303 machine-readable zones (TD1, TD2, TD3), as data
+(engines/knowledge/mrz_formats.toml).
 
-Everything that knows *where* a field sits lives here, so parsing, OCR repair and the
+Everything that knows *where* a field sits lives there, so parsing, OCR repair and the
 format-constrained decoder agree on one description. Each line has a *class template*: one
-letter per character position saying which characters may appear there:
-
-- ``L``  the first character of the document code: A, C or I on a card, P on a passport, V on
-         a visa (9303 Parts 4 to 7); no other letter opens one
-- ``a``  a letter or the filler ``<`` (names, country codes, document type)
-- ``x``  a letter, a digit or ``<`` (document numbers, optional data)
-- ``n``  a digit (dates)
-- ``c``  a check digit
-- ``k``  a check digit or ``<`` (the document-number check of TD1/TD2 when the number overflows,
-  the TD3 personal-number check when there is no personal number)
-- ``s``  sex: ``M``, ``F``, ``X`` or ``<``
+letter per character position saying which characters may appear there (``L`` the document
+code's first letter, ``a`` a letter or ``<``, ``x`` a letter, digit or ``<``, ``n`` a digit,
+``c`` a check digit, ``k`` a check digit or ``<``, ``s`` the sex; the data file says when each
+is used).
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 DIGITS = "0123456789"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 FILLER = "<"
 ALPHABET = DIGITS + LETTERS + FILLER
 
-CLASS_CHARS: dict[str, str] = {
-    "L": "ACIPV",
-    "a": LETTERS + FILLER,
-    "x": ALPHABET,
-    "n": DIGITS,
-    "c": DIGITS,
-    "k": DIGITS + FILLER,
-    "s": "MFX" + FILLER,
-}
+_DATA = tomllib.loads(
+    (Path(__file__).resolve().parent.parent / "knowledge" / "mrz_formats.toml").read_text(encoding="utf-8")
+)
+# The characters each class allows, and the lookalikes the decoder lends them (engines/mrz/ctc.py).
+CLASS_CHARS: dict[str, str] = {cls: spec["chars"] for cls, spec in _DATA["classes"].items()}
+CLASS_LOOKALIKES: dict[str, str] = {cls: spec["lookalikes"] for cls, spec in _DATA["classes"].items()}
 
 
 @dataclass(frozen=True)
@@ -71,127 +66,41 @@ class MrzFormat:
         return CLASS_CHARS[self.templates[line][position]]
 
 
-def _template(*parts: tuple[str, int]) -> str:
-    return "".join(cls * count for cls, count in parts)
+def _format(name: str, raw: dict[str, Any]) -> MrzFormat:
+    """One format from its data: each line's fields in order, each a class template ("x9")."""
+    templates: list[str] = []
+    spans: dict[str, Span] = {}
+    for line, fields in enumerate(raw["lines"]):
+        template = ""
+        for field, classes in fields.items():
+            part = "".join(cls * int(count or 1) for cls, count in re.findall(r"(\D)(\d*)", classes))
+            if not part or not set(part) <= set(CLASS_CHARS) or field in spans:
+                raise ValueError(f"mrz_formats.toml: {name} field {field} is {classes!r}")
+            spans[field] = Span(line, len(template), len(template) + len(part))
+            template += part
+        templates.append(template)
+    if len({len(template) for template in templates}) != 1:
+        raise ValueError(f"mrz_formats.toml: the lines of {name} differ in length")
+    checks = tuple(
+        CheckSpec(check, _joined([spans[field] for field in over]), spans[f"{check}_check"])
+        for check, over in raw["checks"].items()
+    )
+    return MrzFormat(name, len(templates), len(templates[0]), tuple(templates), spans, checks)
 
 
-def _s(line: int, start: int, end: int) -> Span:
-    return Span(line, start, end)
+def _joined(spans: list[Span]) -> tuple[Span, ...]:
+    """Fields that follow each other on a line, as one span."""
+    out: list[Span] = []
+    for span in spans:
+        if out and out[-1].line == span.line and out[-1].end == span.start:
+            out[-1] = Span(span.line, out[-1].start, span.end)
+        else:
+            out.append(span)
+    return tuple(out)
 
 
-TD1 = MrzFormat(
-    name="TD1",
-    line_count=3,
-    line_length=30,
-    templates=(
-        _template(("L", 1), ("a", 1), ("a", 3), ("x", 9), ("k", 1), ("x", 15)),
-        _template(("n", 6), ("c", 1), ("s", 1), ("n", 6), ("c", 1), ("a", 3), ("x", 11), ("c", 1)),
-        _template(("a", 30)),
-    ),
-    spans={
-        "document_code": _s(0, 0, 2),
-        "issuing_country": _s(0, 2, 5),
-        "document_number": _s(0, 5, 14),
-        "document_number_check": _s(0, 14, 15),
-        "optional_data_1": _s(0, 15, 30),
-        "date_of_birth": _s(1, 0, 6),
-        "date_of_birth_check": _s(1, 6, 7),
-        "sex": _s(1, 7, 8),
-        "date_of_expiry": _s(1, 8, 14),
-        "date_of_expiry_check": _s(1, 14, 15),
-        "nationality": _s(1, 15, 18),
-        "optional_data_2": _s(1, 18, 29),
-        "composite_check": _s(1, 29, 30),
-        "names": _s(2, 0, 30),
-    },
-    checks=(
-        # The document-number check is special-cased in parse.py for long numbers.
-        CheckSpec("document_number", (_s(0, 5, 14),), _s(0, 14, 15)),
-        CheckSpec("date_of_birth", (_s(1, 0, 6),), _s(1, 6, 7)),
-        CheckSpec("date_of_expiry", (_s(1, 8, 14),), _s(1, 14, 15)),
-        CheckSpec("composite", (_s(0, 5, 30), _s(1, 0, 7), _s(1, 8, 15), _s(1, 18, 29)), _s(1, 29, 30)),
-    ),
-)
-
-TD2 = MrzFormat(
-    name="TD2",
-    line_count=2,
-    line_length=36,
-    templates=(
-        _template(("L", 1), ("a", 1), ("a", 3), ("a", 31)),
-        _template(
-            ("x", 9), ("k", 1), ("a", 3), ("n", 6), ("c", 1), ("s", 1), ("n", 6), ("c", 1), ("x", 7), ("c", 1)
-        ),
-    ),
-    spans={
-        "document_code": _s(0, 0, 2),
-        "issuing_country": _s(0, 2, 5),
-        "names": _s(0, 5, 36),
-        "document_number": _s(1, 0, 9),
-        "document_number_check": _s(1, 9, 10),
-        "nationality": _s(1, 10, 13),
-        "date_of_birth": _s(1, 13, 19),
-        "date_of_birth_check": _s(1, 19, 20),
-        "sex": _s(1, 20, 21),
-        "date_of_expiry": _s(1, 21, 27),
-        "date_of_expiry_check": _s(1, 27, 28),
-        "optional_data_2": _s(1, 28, 35),
-        "composite_check": _s(1, 35, 36),
-    },
-    checks=(
-        CheckSpec("document_number", (_s(1, 0, 9),), _s(1, 9, 10)),
-        CheckSpec("date_of_birth", (_s(1, 13, 19),), _s(1, 19, 20)),
-        CheckSpec("date_of_expiry", (_s(1, 21, 27),), _s(1, 27, 28)),
-        CheckSpec("composite", (_s(1, 0, 10), _s(1, 13, 20), _s(1, 21, 35)), _s(1, 35, 36)),
-    ),
-)
-
-TD3 = MrzFormat(
-    name="TD3",
-    line_count=2,
-    line_length=44,
-    templates=(
-        _template(("L", 1), ("a", 1), ("a", 3), ("a", 39)),
-        _template(
-            ("x", 9),
-            ("c", 1),
-            ("a", 3),
-            ("n", 6),
-            ("c", 1),
-            ("s", 1),
-            ("n", 6),
-            ("c", 1),
-            ("x", 14),
-            ("k", 1),
-            ("c", 1),
-        ),
-    ),
-    spans={
-        "document_code": _s(0, 0, 2),
-        "issuing_country": _s(0, 2, 5),
-        "names": _s(0, 5, 44),
-        "document_number": _s(1, 0, 9),
-        "document_number_check": _s(1, 9, 10),
-        "nationality": _s(1, 10, 13),
-        "date_of_birth": _s(1, 13, 19),
-        "date_of_birth_check": _s(1, 19, 20),
-        "sex": _s(1, 20, 21),
-        "date_of_expiry": _s(1, 21, 27),
-        "date_of_expiry_check": _s(1, 27, 28),
-        "personal_number": _s(1, 28, 42),
-        "personal_number_check": _s(1, 42, 43),
-        "composite_check": _s(1, 43, 44),
-    },
-    checks=(
-        CheckSpec("document_number", (_s(1, 0, 9),), _s(1, 9, 10)),
-        CheckSpec("date_of_birth", (_s(1, 13, 19),), _s(1, 19, 20)),
-        CheckSpec("date_of_expiry", (_s(1, 21, 27),), _s(1, 27, 28)),
-        CheckSpec("personal_number", (_s(1, 28, 42),), _s(1, 42, 43)),
-        CheckSpec("composite", (_s(1, 0, 10), _s(1, 13, 20), _s(1, 21, 43)), _s(1, 43, 44)),
-    ),
-)
-
-FORMATS: tuple[MrzFormat, ...] = (TD1, TD2, TD3)
+FORMATS: tuple[MrzFormat, ...] = tuple(_format(name, raw) for name, raw in _DATA["formats"].items())
+TD1, TD2, TD3 = FORMATS
 
 
 def format_for_shape(line_count: int, line_length: int) -> MrzFormat | None:

@@ -11,6 +11,7 @@ import datetime as dt
 import pytest
 
 from engines.mrz.checkdigit import check_digit
+from engines.mrz.formats import FORMATS, _format
 from engines.mrz.parse import MrzParseError, parse_mrz
 
 TD1 = ("I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<")
@@ -262,3 +263,27 @@ def test_a_personal_number_whose_o_and_0_the_check_digit_cannot_tell_apart_is_no
     parsed = parse_mrz(read, today=TODAY)
     assert parsed.check_digits["personal_number"] and parsed.fields["personal_number"].valid is False
     assert parse_mrz(TD3, today=TODAY).fields["personal_number"].valid is True
+
+
+def test_the_formats_read_from_data_have_icaos_shapes_and_check_digits() -> None:
+    """engines/knowledge/mrz_formats.toml: 3 lines of 30, 2 of 36, 2 of 44, each check digit
+    after the field it guards and the composite over the fields 9303 lists."""
+    assert [(f.name, f.line_count, f.line_length) for f in FORMATS] == [
+        ("TD1", 3, 30),
+        ("TD2", 2, 36),
+        ("TD3", 2, 44),
+    ]
+    composite = {f.name: next(c for c in f.checks if c.name == "composite") for f in FORMATS}
+    assert [(s.line, s.start, s.end) for s in composite["TD1"].data] == [
+        (0, 5, 30),
+        (1, 0, 7),
+        (1, 8, 15),
+        (1, 18, 29),
+    ]
+    assert [(s.line, s.start, s.end) for s in composite["TD3"].data] == [(1, 0, 10), (1, 13, 20), (1, 21, 43)]
+    assert FORMATS[2].templates[1] == "xxxxxxxxxcaaannnnnncsnnnnnncxxxxxxxxxxxxxxkc"
+
+
+def test_a_format_whose_field_names_no_known_class_is_refused() -> None:
+    with pytest.raises(ValueError, match="TD9 field names"):
+        _format("TD9", {"lines": [{"names": "q30"}], "checks": {}})

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from engines.validators import (
+    POSTAL_COUNTRIES,
     date_order,
     detect_currency,
     find_amounts,
@@ -16,8 +17,6 @@ from engines.validators import (
     format_amount,
     parse_amount,
     parse_date,
-    postal_code_countries,
-    postal_code_country,
     repaired_iban,
     valid_iban,
     valid_postal_code,
@@ -200,14 +199,17 @@ def test_postal_codes_come_back_in_their_countrys_canonical_form(
     assert valid_postal_code(text, country) == canonical
 
 
-def test_postal_code_country_only_answers_when_the_format_is_unique() -> None:
-    assert postal_code_country("SW1A 1AA") == "GB"
-    assert postal_code_country("M5V 2T6") == "CA"
-    assert postal_code_country("1012 AB") == "NL"
-    assert postal_code_country("90210-1234") == "US"
-    assert postal_code_country("10115") is None  # US, DE, FR, IT all print five digits
-    assert set(postal_code_countries("10115")) >= {"US", "DE", "FR", "IT"}
-    assert postal_code_country("60000") not in ("ES",) and "ES" not in postal_code_countries("60000")
+def postal_code_countries(text: str) -> list[str]:
+    return [country for country in POSTAL_COUNTRIES if valid_postal_code(text, country)]
+
+
+def test_a_postal_codes_format_names_its_country_only_when_no_other_shares_it() -> None:
+    assert postal_code_countries("SW1A 1AA") == ["GB"]
+    assert postal_code_countries("M5V 2T6") == ["CA"]
+    assert postal_code_countries("1012 AB") == ["NL"]
+    assert postal_code_countries("90210-1234") == ["US"]
+    assert set(postal_code_countries("10115")) >= {"US", "DE", "FR", "IT"}  # all print five digits
+    assert "ES" not in postal_code_countries("60000")
     assert valid_postal_code("1012 SA", "NL") is None  # SA, SD, SS are never issued
 
 
