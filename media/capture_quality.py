@@ -389,11 +389,15 @@ def _runs_share(touched: np.ndarray, min_run: int) -> float:
 
 
 def _contrast(gray: np.ndarray, ink: np.ndarray) -> float | None:
-    """Ink against paper: the grey spread over the text's region."""
+    """Ink against paper: the grey spread over the text's region, from its 95th percentile down
+    to its 5th, or lower where letters cover less than a tenth of the region (a few lines of
+    large print on a wide page): the low end stays inside the ink. With no text region found
+    (a blank frame), the whole page's spread."""
     region = _text_region(ink, None) > 0
     if int(region.sum()) < 0.002 * gray.size:
         region = np.ones_like(region)
-    low, high = np.percentile(gray[region], (5, 95))
+    inked = float((ink[region] > 0).mean())
+    low, high = np.percentile(gray[region], (min(5.0, max(0.05, 50 * inked)), 95))
     return float(high - low)
 
 

@@ -21,10 +21,15 @@ OUTAGE_S = 60
 
 
 def _page(index: int) -> bytes:
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw, ImageFont
 
+    # print large enough to pass the capture gate (media/capture_quality.py): a page it sent back
+    # would never wait for the engine
     image = Image.new("RGB", (700, 900), "white")
-    ImageDraw.Draw(image).text((30, 30 + 20 * index), f"RECEIPT {index} TOTAL {index}.50", fill="black")
+    font = ImageFont.load_default(size=28)
+    draw = ImageDraw.Draw(image)
+    for line, text in enumerate(("CORNER SHOP", f"RECEIPT {index}", f"TOTAL {index}.50 EUR")):
+        draw.text((40, 60 + 60 * line + 20 * index), text, fill="black", font=font)
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     return buffer.getvalue()
