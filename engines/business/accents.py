@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 
-from engines.knowledge import KNOWLEDGE
+from engines.knowledge import KNOWLEDGE, strip_accents
 from engines.types import FieldResult
 
 # The business readers' name and address fields whose OCR'd words may have lost their accents.
@@ -31,12 +30,7 @@ ACCENTED_FIELDS = frozenset(
 _CUSTOMARY = KNOWLEDGE.words("customary_accents")
 
 
-def _plain(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-_SPELLING = {_plain(word): word for word in _CUSTOMARY if _plain(word) != word}
+_SPELLING = {strip_accents(word): word for word in _CUSTOMARY if strip_accents(word) != word}
 # Words read with an accent tilted the wrong way that no language of ours writes so ("CAFÈ":
 # French and Spanish write "CAFÉ", Italian "CAFFÈ").
 _SPELLING.update(KNOWLEDGE.respellings())
@@ -73,7 +67,7 @@ _SAME_PERSON_FIELDS = ("full_name", "account_holder", "customer_name")
 
 
 def _accents(value: str) -> int:
-    return sum(1 for char in value if _plain(char) != char)
+    return sum(1 for char in value if strip_accents(char) != char)
 
 
 def share_accents_of_one_name(fields: dict[str, FieldResult]) -> dict[str, FieldResult]:
@@ -86,7 +80,7 @@ def share_accents_of_one_name(fields: dict[str, FieldResult]) -> dict[str, Field
         f = fields.get(name)
         if f is None or not f.value or f.source != "ocr":
             continue
-        same = [v for v in values if v and _plain(v) == _plain(f.value)]
+        same = [v for v in values if v and strip_accents(v) == strip_accents(f.value)]
         richest = max(same, key=_accents)
         if _accents(richest) > _accents(f.value):
             out[name] = dataclasses.replace(f, value=richest)

@@ -53,15 +53,14 @@ from engines.business.names import (
     with_street_type_apart,
 )
 from engines.business.places import CityLine, document_country, parse_city_line
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import PageText
 from engines.spec import FIELDS as SPEC_FIELDS
 from engines.types import BBox, Check, Extracted, FieldResult
 from engines.validators import find_dates
 
-# Countries whose address lines never carry a region (state, province, county).
-_COUNTRIES_WITHOUT_REGIONS = frozenset(
-    {"AT", "BE", "CH", "DE", "DK", "FI", "FR", "GB", "LI", "LU", "NL", "NO", "PL", "PT", "SE", "SG"}
-)
+# Countries whose address lines never carry a region (state, province, county): engines/knowledge/country.
+_COUNTRIES_WITHOUT_REGIONS = frozenset(c.code for c in KNOWLEDGE.countries if not c.prints_regions)
 
 FIELDS = SPEC_FIELDS["proof_of_address"]
 
@@ -332,7 +331,11 @@ def _same_organisation(name: str, issuer: str) -> bool:
     return len(target) >= 8 and Indel.normalized_similarity(squashed, target) >= 0.85
 
 
-_STREET_ABBREVIATIONS = "ST|AVE|AV|CT|DR|RD|LN|BLVD|PL|TER|CIR|PKWY|HWY|SQ|CRES|CL|GR|WAY"
+_STREET_ABBREVIATIONS = alternation(KNOWLEDGE.words("street_abbreviations"))
+# A Romance street type glued to the name after it ("VIAMAZZINI 37", "CALLEMAYOR 5")
+_STREET_TYPE_GLUED_TO_NAME = re.compile(
+    rf"^({alternation(KNOWLEDGE.words('street_types_glued'))})(?=[^\W\d_]{{4}})"
+)
 
 
 def _house_number_spaced(street: str) -> str:
@@ -352,8 +355,7 @@ def _house_number_spaced(street: str) -> str:
     )
     street = re.sub(r"^(\d{1,5})(?=[NSEW] [A-Z])", r"\1 ", street)
     street = re.sub(r"^(\d{1,5})(?=[^\W\d_]{3})", r"\1 ", street)
-    # a Romance street type glued to the name after it ("VIAMAZZINI 37", "CALLEMAYOR 5")
-    street = re.sub(r"^(VIALE|VIA|CORSO|PIAZZA|CALLE|AVENIDA|PASEO)(?=[^\W\d_]{4})", r"\1 ", street)
+    street = _STREET_TYPE_GLUED_TO_NAME.sub(r"\1 ", street)
     # a compass point glued to the street's name it precedes: no street's name starts with the
     # same capital twice ("4575 SSUNSET ST" is 4575 S SUNSET ST)
     street = re.sub(r"^(\d{1,5} )([NSEW])(?=\2[A-Za-z]{2})", r"\1\2 ", street)

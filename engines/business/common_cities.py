@@ -19,8 +19,9 @@ then respelled (population-weighted), against 0.41 with the typed list; only vil
 1,000 people fare worse (1.4 in 100 against 0.5), being near more cities and known to neither.
 
 GeoNames names a few large cities in English (Munich, Vienna, The Hague) and lists some under
-another official form; :data:`_LOCAL_SPELLINGS` adds the spellings their post prints, and a few
-capitals and municipalities the population floor leaves out.
+another official form; each country's file (``cities`` in engines/knowledge/country/*.toml) adds
+the spellings their post prints, and a few capitals and municipalities the population floor leaves
+out.
 """
 
 from __future__ import annotations
@@ -28,33 +29,12 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+from engines.knowledge import KNOWLEDGE
+
 # The countries whose addresses the business readers parse.
 COUNTRIES = ("DE", "AT", "CH", "FR", "BE", "NL", "ES", "PT", "IT", "GB", "IE", "US", "CA")
 GAZETTEER = Path(__file__).with_name("cities.tsv")
 CITY, TOWN = "city", "town"  # the kinds of place in cities.tsv
-
-# The local spellings and official forms GeoNames gives otherwise, and places under its floor.
-# "MÜNCHEN=MUNICH": GeoNames' English name, which no address of the country prints, is known as
-# read but no respelling's target, so that "MILAND" is MILANO, not one of two cities (MILAN too).
-_LOCAL_SPELLINGS = {
-    "DE": """ESSLINGEN AM NECKAR, FREIBURG IM BREISGAU, KEMPTEN, LUDWIGSHAFEN, MARBURG,
-        MÜLHEIM AN DER RUHR, MÜNCHEN=MUNICH, NÜRNBERG=NUREMBERG, OFFENBACH AM MAIN""",
-    "AT": "KLAGENFURT, LEONDING, WIEN=VIENNA",
-    "CH": "BIEL, GENÈVE=GENEVA, SION, ST. GALLEN",
-    "FR": "CHERBOURG-EN-COTENTIN, DUNKERQUE=DUNKIRK, SAINT-PAUL",
-    "BE": """ANTWERPEN=ANTWERP, ANVERS, BRUGES, BRUSSEL=BRUSSELS, BRUXELLES, GAND, LOUVAIN,
-        OOSTENDE=OSTEND""",
-    "NL": "'S-GRAVENHAGE, ALMERE, DEN BOSCH, DEN HAAG=THE HAGUE, HAARLEMMERMEER, KATWIJK",
-    "ES": """CASTELLÓN DE LA PLANA, DONOSTIA-SAN SEBASTIÁN, EIVISSA, LA CORUÑA, LÉRIDA,
-        PALMA DE MALLORCA, SAN CRISTÓBAL DE LA LAGUNA, SAN SEBASTIÁN, VITORIA-GASTEIZ""",
-    "PT": "AGUALVA-CACÉM, LISBOA=LISBON",
-    "IT": """FIRENZE=FLORENCE, GENOVA=GENOA, MANTOVA=MANTUA, MILANO=MILAN, NAPOLI=NAPLES,
-        PADOVA=PADUA, REGGIO EMILIA, ROMA=ROME, TORINO=TURIN, VENEZIA=VENICE""",
-    "GB": "HULL, LONDONDERRY, NEWCASTLE, STOKE",
-    "IE": "MULLINGAR, NEWBRIDGE",
-    "US": "MONTPELIER, NEW YORK, PIERRE, PORT ST. LUCIE, SAINT LOUIS, ST. PAUL",
-    "CA": "CAPE BRETON, CHATHAM-KENT, CLARINGTON, IQALUIT, STRATHCONA COUNTY, SUDBURY",
-}
 
 
 def place_name(name: str) -> str:
@@ -62,33 +42,20 @@ def place_name(name: str) -> str:
     return " ".join(name.split()).upper()
 
 
-def _local_pairs() -> list[tuple[str, str, str | None]]:
-    """(country, local spelling, English name it replaces or None) of :data:`_LOCAL_SPELLINGS`."""
-    pairs: list[tuple[str, str, str | None]] = []
-    for country, block in _LOCAL_SPELLINGS.items():
-        for entry in filter(str.strip, block.split(",")):
-            local, _, english = entry.partition("=")
-            pairs.append((country, place_name(local), place_name(english) or None))
-    return pairs
-
-
 def local_spellings() -> dict[str, frozenset[str]]:
-    """The spellings that are no GeoNames name, per country (the generator needs them too: a town
-    is known where it lies near one of them)."""
-    out: dict[str, set[str]] = defaultdict(set)
-    for country, local, _ in _local_pairs():
-        out[country].add(local)
-    return {country: frozenset(names) for country, names in out.items()}
+    """The spellings that are no GeoNames name, per country (``cities`` in its country file; the
+    generator needs them too: a town is known where it lies near one of them)."""
+    return {c.code: frozenset(map(place_name, c.cities)) for c in KNOWLEDGE.countries if c.cities}
 
 
 def english_names() -> dict[str, frozenset[str]]:
-    """GeoNames' English names of cities whose post prints another, per country: the generator
-    writes them as towns."""
-    out: dict[str, set[str]] = defaultdict(set)
-    for country, _, english in _local_pairs():
-        if english:
-            out[country].add(english)
-    return {country: frozenset(names) for country, names in out.items()}
+    """GeoNames' English names of cities whose post prints another, per country
+    (``english_city_names`` in its country file): the generator writes them as towns."""
+    return {
+        c.code: frozenset(map(place_name, c.english_city_names))
+        for c in KNOWLEDGE.countries
+        if c.english_city_names
+    }
 
 
 def read_gazetteer(path: Path = GAZETTEER) -> dict[str, dict[str, frozenset[str]]]:

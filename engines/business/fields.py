@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from engines.business.labels import LabelHit, is_title, label_hits
+from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import Line, PageText, rows
 from engines.types import BBox, FieldResult
 from engines.validators import AmountMatch, find_amounts, find_dates, find_iban, format_amount
@@ -43,7 +44,8 @@ _CAMEL = re.compile(
     r"|(?<=[a-zß-ÿ]{2})(?=\d)"  # Aires9
     r"|(?<=\d)(?=[A-ZÀ-Ý][a-zß-ÿ]{2})"  # 77Ocean
 )
-_CAMEL_KEEP = re.compile(r"^(Mc|Mac|O'|D'|De|Di|Da|La|Le|Van|Von)$")
+# a surname's prefix glued to a capital ("McDonald", "DeVries"): no space goes after it
+_CAMEL_KEEP = re.compile(rf"^({alternation(KNOWLEDGE.words('name_prefixes'))})$")
 
 
 def repair_ocr_text(text: str) -> str:
@@ -338,6 +340,12 @@ def _label_is_part_of_value(hit: LabelHit) -> bool:
 
 def _overlap(a: BBox, b: BBox) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+
+
+def enclosing(boxes: Iterable[BBox]) -> BBox:
+    """The smallest box around ``boxes`` (one value read from several lines or pieces)."""
+    x0s, y0s, x1s, y1s = zip(*boxes, strict=True)
+    return (min(x0s), min(y0s), max(x1s), max(y1s))
 
 
 _DATE_LABELS = frozenset({"due_date", "invoice_date"})

@@ -23,8 +23,10 @@ from engines.business.fields import (
     as_decimal,
     candidates,
     date_parser,
+    enclosing,
 )
 from engines.business.places import currency_and_evidence, currency_from_country
+from engines.knowledge import KNOWLEDGE
 from engines.types import Check
 from engines.validators import date_order, detect_currency, find_dates
 
@@ -370,14 +372,8 @@ def summed_candidate(parts: Sequence[Candidate]) -> Candidate:
     """One candidate for the sum of ``parts`` (taxes printed per rate), boxed around them all so
     the review crop shows every amount that went into it."""
     value = sum((as_decimal(c) for c in parts), Decimal(0))
-    boxes = [c.bbox for c in parts]
-    bbox = (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
     first = parts[0]
+    bbox = enclosing(c.bbox for c in parts)
     return Candidate(f"{value.quantize(_CENT):f}", value, first.line, bbox, first.hit, "combined")
 
 
@@ -405,9 +401,9 @@ def _sum_printed_below(pool: Sequence[Candidate], below: Sequence[Candidate]) ->
     return next((c for c in below if as_decimal(c) == total), None)
 
 
-# VAT and sales-tax rates in use where our documents come from (percent); a rate printed beside
-# the tax amount is tried first.
-_COMMON_TAX_RATES = (20, 19, 21, 22, 23, 25, 10, 7, 5.5, 5, 6, 8, 9, 12, 13, 15, 16, 17, 24)
+# VAT and sales-tax rates in use where our documents come from (percent, engines/knowledge/
+# common.toml); a rate printed beside the tax amount is tried first.
+_COMMON_TAX_RATES = KNOWLEDGE.tax_rates
 _PRINTED_RATE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
 
 

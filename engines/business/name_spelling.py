@@ -26,7 +26,7 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from engines.knowledge import COMMON_NAMES
+from engines.knowledge import COMMON_NAMES, KNOWLEDGE, strip_accents
 from engines.spec import PERSON_NAME_FIELDS, fields_in_format
 from engines.types import Check, FieldResult
 
@@ -34,42 +34,15 @@ from engines.types import Check, FieldResult
 NAME_FIELDS = PERSON_NAME_FIELDS & fields_in_format("text")
 CHECK_NAME = "name_spelling"
 _DOUBT_FACTOR = 0.5  # on the raw confidence; the calibration learns what is left
-# (printed, read): letter shapes OCR takes for one another in names
-_CONFUSIONS = (
-    ("RN", "M"),
-    ("M", "RN"),
-    ("NN", "M"),
-    ("W", "VV"),
-    ("VV", "W"),
-    ("CL", "D"),
-    ("D", "CL"),
-    ("LI", "H"),
-    ("H", "LI"),
-    ("Q", "O"),
-    ("O", "Q"),
-    ("O", "D"),
-    ("D", "O"),
-    ("G", "C"),
-    ("C", "G"),
-    ("E", "F"),
-    ("F", "E"),
-    ("I", "L"),
-    ("L", "I"),
-    ("J", "I"),
-    ("U", "V"),
-    ("V", "U"),
-    ("H", "N"),
-    ("N", "H"),
-    ("LL", "L"),  # two thin strokes read as one: WILEM for WILLEM
-)
+# (printed, read): letter shapes OCR takes for one another in names (engines/knowledge/common.toml)
+_CONFUSIONS = KNOWLEDGE.name_confusions
 _UNDECOMPOSABLE = str.maketrans({"Đ": "D", "Ł": "L", "Ø": "O", "Æ": "AE", "Œ": "OE", "Ð": "D", "Þ": "TH"})
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def unaccented(word: str) -> str:
     """Upper case without accents, "ß" as "SS"."""
-    decomposed = unicodedata.normalize("NFKD", word.upper().replace("ß", "SS"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_UNDECOMPOSABLE)
+    return strip_accents(word.upper().replace("ß", "SS")).translate(_UNDECOMPOSABLE)
 
 
 def _upper(text: str) -> str:

@@ -19,13 +19,12 @@ from engines.validators import find_amounts, find_dates
 # A phone label counts only as a caption (followed by ":" or a number): "Levante Mobile" and
 # "Orion Telecom" are names.
 _PHONE = re.compile(
-    r"\b(tel|phone|fax|mobile|hp|tlf|telefon|telefono|telephone|whatsapp)\b(?=\s*(?:no\b|nr\b)?\s*[:.#]|\s*\+?\(?\d)"
+    rf"\b({alternation(KNOWLEDGE.words('phone_words'))})\b(?=\s*(?:no\b|nr\b)?\s*[:.#]|\s*\+?\(?\d)"
     r"|\+?\d[\d\s()\-]{7,}\d",
     re.I,
 )
 _REGISTRATION = re.compile(
-    r"\b(reg|registration|gst|sst|vat|tax\s*id|company\s*no|co\.?\s*no|roc|abn|ust|siret|siren|rcs|nif|cif|"
-    r"kvk|partita|p\.?\s*iva|btw|hrb|hra|steuer)\b|\(\s*\d{4,}[- ]?[A-Z]\s*\)|^\d{5,}-[A-Z]$",
+    rf"\b({'|'.join(KNOWLEDGE.words('registration_words'))})\b|\(\s*\d{{4,}}[- ]?[A-Z]\s*\)|^\d{{5,}}-[A-Z]$",
     re.I,
 )
 _WEB = re.compile(
@@ -97,7 +96,9 @@ _DEGREE_AFTER_NUMBER = re.compile(r"(?<=\d)\s?°")
 
 # A street type's abbreviation in capitals glued to the name before it ("8950 RIDGELN"), where
 # no English word ends so (but KILN).
-_STREET_TYPE_GLUED = re.compile(r"(?<=[A-Z]{3})(?<!KI)(?=(?:LN|DR|BLVD|PKWY|HWY)\.?$)")
+_STREET_TYPE_GLUED = re.compile(
+    rf"(?<=[A-Z]{{3}})(?<!KI)(?=(?:{alternation(KNOWLEDGE.words('street_abbreviations_glued'))})\.?$)"
+)
 
 
 def with_street_type_apart(street: str) -> str:
@@ -147,6 +148,10 @@ LEGAL_SUFFIX = re.compile(
     r"(?<![A-Za-z0-9])(" + "|".join(KNOWLEDGE.words("legal_forms")) + r")(?![A-Za-z])", re.IGNORECASE
 )
 _SUFFIX_ONLY = re.compile(r"^\W*(" + LEGAL_SUFFIX.pattern + r")\W*$", re.IGNORECASE)
+# A name's line that ends so continues on the next ("... HARDWARE &" / "ELECTRICAL").
+_CONTINUED = re.compile(
+    rf"(&|-|\b(?:{alternation(KNOWLEDGE.words('name_conjunctions'))}))\s*$", re.IGNORECASE
+)
 _OWNER_LABEL = re.compile(r"\b(owned|operated|managed|powered)\s*by\b", re.IGNORECASE)
 _POSTAL_LINE = re.compile(r"(?<!\d)\d{5}(?!\d)|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b")
 _REG_IN_PARENS = re.compile(
@@ -395,10 +400,7 @@ def organisation_at_top(
         if (
             following is not None
             and gap_ok
-            and (
-                re.search(r"(&|\band|\bund|\bet|\by|-)\s*$", best.text, re.IGNORECASE)
-                or _SUFFIX_ONLY.match(following.text)
-            )
+            and (_CONTINUED.search(best.text) or _SUFFIX_ONLY.match(following.text))
         ):
             parts.append(following)
     text = without_trailing_title(" ".join(part.text for part in parts))
@@ -431,7 +433,7 @@ _COURTESY_INITIALS = KNOWLEDGE.words("courtesy_initials")
 _PARTICLES_AFTER_INITIAL = KNOWLEDGE.words("particles_after_initial")
 _COURTESY = re.compile(
     r"^(?:(?:"
-    + "|".join(re.escape(w) for w in sorted(_COURTESY_WORDS, key=len, reverse=True))
+    + alternation(_COURTESY_WORDS)
     + r")(?:\.\s*|\s+|$)|(?:"
     + alternation(_COURTESY_INITIALS)
     + r")\.(?!\s*[^\W\d_]\.)(?!\s*(?-i:"

@@ -47,21 +47,13 @@ _PREFIXES = {
 }
 _CITY = r"(?P<city>[^\d,;:]*?[^\W\d_][^\d,;:]*?)"
 _UK_POSTCODE = r"(?P<postal>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})"
+# A city and its state's or province's code (US, Canada). OCR may glue "Miami,FL33139": spaces
+# are optional once a comma separates, or where case does ("MiamiFL33139", "Miami.FL33139": its
+# comma read as a full stop).
+_CITY_REGION = rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])\.?(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*"
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "US",
-        # OCR may glue "Miami,FL33139": spaces are optional once a comma separates, or where
-        # case does ("MiamiFL33139", "Miami.FL33139": its comma read as a full stop).
-        re.compile(
-            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])\.?(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>\d{{5}}(?:\s?-\s?\d{{4}})?)$"
-        ),
-    ),
-    (
-        "CA",
-        re.compile(
-            rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])\.?(?=[A-Z]{{2}}))(?P<region>[A-Z]{{2}})\.?,?\s*(?P<postal>[A-Z][\dO][A-Z]\s?[\dO][A-Z][\dO])$"
-        ),
-    ),
+    ("US", re.compile(rf"{_CITY_REGION}(?P<postal>\d{{5}}(?:\s?-\s?\d{{4}})?)$")),
+    ("CA", re.compile(rf"{_CITY_REGION}(?P<postal>[A-Z][\dO][A-Z]\s?[\dO][A-Z][\dO])$")),
     # OCR glues "OxfordOX13YP" too: a lower-case letter before the postcode's capitals divides them.
     ("GB", re.compile(rf"^{_CITY}(?:\s*,\s*|\s+|(?<=[a-z])(?=[A-Z])){_UK_POSTCODE}$")),
     ("GB", re.compile(rf"^{_UK_POSTCODE}$")),
@@ -104,7 +96,7 @@ class CityLine:
 # OCR reads a monospaced O as 0 (and I, S, B as 1, 5, 8) inside a word: "33200 B0RDEAUX". A word
 # of five characters or more with at least four letters and one or two of those digits is a word.
 _DIGITS_IN_WORDS = re.compile(r"[^\W_]{5,}")
-_DIGIT_LOOKALIKES = str.maketrans("0158", "OISB")
+_AS_LETTER = str.maketrans("0158", "OISB")  # digits OCR reads for letters
 
 
 def _as_letters(match: re.Match[str]) -> str:
@@ -112,7 +104,7 @@ def _as_letters(match: re.Match[str]) -> str:
     digits = [c for c in word if c.isdigit()]
     if not 1 <= len(digits) <= 2 or any(d not in "0158" for d in digits) or len(word) - len(digits) < 4:
         return word
-    return word.translate(_DIGIT_LOOKALIKES)
+    return word.translate(_AS_LETTER)
 
 
 def parse_city_line(
@@ -284,7 +276,6 @@ _UK_POSTCODE_MISREAD = re.compile(
     r"(?:(?<=[\s,a-z])|^)(?P<area>[A-Za-z0158]{1,2})(?P<district>\d[A-Za-z\d]?)(?P<gap>\s*)"
     r"(?P<sector>[\dOoIlSBT])(?P<unit>[A-Za-z0158]{2})$"
 )
-_AS_LETTER = str.maketrans("0158", "OISB")
 _AS_DIGIT = str.maketrans("OoIlSsBT", "00115587")  # letters OCR reads for digits
 _DIGIT_LIKE_LETTERS = frozenset("OISB")
 
@@ -395,7 +386,8 @@ _COUNTRY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 # "ESB1234567X", "NL123456789B01"); OCR may glue it to its label ("No.GB579665683").
 _VAT_PREFIXES = "|".join(country.vat_prefix for country in KNOWLEDGE.countries if country.vat_prefix)
 _VAT_ID = re.compile(
-    rf"(?<![A-Za-z0-9])(?:No|Nr|EIN|VAT|ID|TVA|IVA|BTW|UID)?({_VAT_PREFIXES})(?=[0-9A-Z]{{8,14}}\b)(?=(?:[A-Z]?\d){{7}})"
+    rf"(?<![A-Za-z0-9])(?:{alternation(KNOWLEDGE.words('vat_id_captions'))})?({_VAT_PREFIXES})"
+    r"(?=[0-9A-Z]{8,14}\b)(?=(?:[A-Z]?\d){7})"
 )
 
 

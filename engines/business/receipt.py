@@ -16,6 +16,7 @@ from engines.business.fields import (
     Candidate,
     PageIndex,
     confidence,
+    empty,
     field,
     has_label,
     page_source,
@@ -46,7 +47,7 @@ def read_receipt(pages: list[PageText]) -> Extracted:
     """Read a receipt's fields from its pages (OCR or text layer)."""
     source = page_source(pages)
     if not pages or not any(page.lines for page in pages):
-        return Extracted(fields={name: field(None, 0.0, None, source) for name in FIELDS}, checks=[])
+        return Extracted(fields={name: empty(source) for name in FIELDS}, checks=[])
     indexes = [PageIndex(page) for page in pages]
     currency, currency_conf, currency_cand = document_currency(indexes)
     fields: dict[str, FieldResult] = {}
@@ -59,21 +60,19 @@ def read_receipt(pages: list[PageText]) -> Extracted:
             base /= 2  # pieces OCR broke apart may have lost or gained a letter between them
         fields["merchant_name"] = field(merchant.value, confidence(base, merchant.score), merchant, source)
     else:
-        fields["merchant_name"] = field(None, 0.0, None, source)
+        fields["merchant_name"] = empty(source)
 
     date_found = document_date(indexes, currency, keys=("invoice_date",))
     fields["date"] = _date_field(date_found, source)
     unsettled = ["date"] if date_found and order_unsettled(date_found[0], indexes, currency) else []
-    fields["currency"] = (
-        field(currency, currency_conf, currency_cand, source) if currency else field(None, 0.0, None, source)
-    )
+    fields["currency"] = field(currency, currency_conf, currency_cand, source) if currency else empty(source)
 
     facts = money_facts(indexes)
     total, total_conf, arithmetic = choose_total(facts)
     fields["total_amount"] = (
         field(total.value, confidence(total_conf, total.score), total, source, valid=arithmetic)
         if total is not None
-        else field(None, 0.0, None, source)
+        else empty(source)
     )
     tax, tax_conf = choose_tax(facts, total)
     rate_agrees = tax is not None and total is not None and tax_matches_included_rate(tax, total)
@@ -83,7 +82,7 @@ def read_receipt(pages: list[PageText]) -> Extracted:
     elif not has_label(indexes, "tax"):
         fields["tax_amount"] = FieldResult(None, ABSENT_LABEL_CONFIDENCE, 1, None, source)
     else:
-        fields["tax_amount"] = field(None, 0.0, None, source)
+        fields["tax_amount"] = empty(source)
     if rate_agrees and fields["total_amount"].valid is None:
         fields["total_amount"] = dataclasses.replace(fields["total_amount"], valid=True)
     checks = _checks(facts, total, arithmetic) + date_order_checks(unsettled)
@@ -92,7 +91,7 @@ def read_receipt(pages: list[PageText]) -> Extracted:
 
 def _date_field(found: tuple[Candidate, float] | None, source: str) -> FieldResult:
     if found is None:
-        return field(None, 0.0, None, source)
+        return empty(source)
     cand, conf = found
     return field(cand.value, confidence(conf, cand.score), cand, source, valid=True)
 

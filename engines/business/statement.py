@@ -24,6 +24,7 @@ from engines.business.fields import (
     candidates,
     confidence,
     empty,
+    enclosing,
     field,
     iban_parser,
     page_source,
@@ -194,12 +195,7 @@ def _period(indexes: Sequence[PageIndex], prefer: str) -> tuple[Candidate, float
             if parsed is None:
                 continue
             keys = {hit.key for line in row for hit in index.hits[id(line)]}
-            bbox = (
-                min(x.x0 for x in row),
-                min(x.y0 for x in row),
-                max(x.x1 for x in row),
-                max(x.y1 for x in row),
-            )
+            bbox = enclosing(x.bbox for x in row)
             line = Line(text=text, score=min(x.score for x in row), bbox=bbox, page=row[0].page)
             conf = 0.85 if "period" in keys else 0.65
             found.append((Candidate(parsed.value, parsed.raw, line, bbox, None, f"row{number}"), conf))

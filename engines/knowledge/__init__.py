@@ -3,10 +3,10 @@
 The readers in ``engines/business`` and ``engines/validators.py`` hold mechanisms (how a label is
 matched through OCR's confusions, how a legal form ends a name, how a period's two dates are
 joined); the words they match live here, one file per language (``lang/en.toml``…) and per
-country (``country/DE.toml``…), with what no one language holds in ``common.toml`` and the
-common names in ``names/*.txt``. Adding a language is then a data file and its tests
-(docs/engine/adding-a-language.md), as invoice2data keeps an issuer's knowledge in a template
-and its engine generic.
+country (``country/DE.toml``…), with what no one language holds in ``common.toml``, the
+categories a language file holds in ``categories.toml`` and the common names in ``names/*.txt``.
+Adding a language is then a data file and its tests (docs/engine/adding-a-language.md), as
+invoice2data keeps an issuer's knowledge in a template and its engine generic.
 
 Each file is checked when it is loaded, as ``engines/spec`` checks the field spec: a category or
 label key the engine does not read, a word of the wrong type, a phrase not written folded where
@@ -26,7 +26,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -38,77 +38,25 @@ class KnowledgeError(ValueError):
     """A knowledge file the engine cannot read as it is written."""
 
 
-# What a word of a category is, so the loader can check it:
-#   folded:  matched against folded text (lower case, accents dropped), so written folded
-#   text:    matched as written (case-insensitively where the code says so)
-#   pattern: a regular expression fragment (the shape is the knowledge: "S\.A\.R\.L\.?")
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise KnowledgeError(f"{path.name}: not valid TOML ({exc})") from exc
+
+
+# What a word of a category is, so the loader can check it (categories.toml says what each means).
 FOLDED, TEXT, PATTERN = "folded", "text", "pattern"
-
-# Every category a language file may hold, what its words are, and which code reads it. A
-# language file lists them all (empty where the language has none), so that a newcomer who copies
-# one sees every kind of word the engine knows.
-WORD_CATEGORIES: Mapping[str, str] = MappingProxyType(
-    {
-        # engines/business/labels.py: document titles and captions
-        "titles": FOLDED,
-        "title_openers": FOLDED,
-        "title_heads": FOLDED,
-        "title_tails": FOLDED,
-        "caption_words": FOLDED,
-        "legal_form_words": FOLDED,
-        "tax_words": FOLDED,
-        "tax_abbreviations": TEXT,
-        "total_words": FOLDED,
-        # engines/validators.py
-        "money_words": FOLDED,
-        # engines/business/statement.py
-        "period_openers": FOLDED,
-        "period_joiners": TEXT,
-        # engines/business/names.py
-        "legal_forms": PATTERN,
-        "salutations": TEXT,
-        "greetings": TEXT,
-        "boilerplate": TEXT,
-        "boilerplate_words": TEXT,
-        "courtesy_titles": TEXT,
-        "courtesy_initials": TEXT,
-        "courtesy_titles_glued": TEXT,
-        "courtesy_titles_glued_in_capitals": TEXT,
-        "particles_after_initial": TEXT,
-        "business_words": TEXT,
-        "street_words": TEXT,
-        "street_suffixes": TEXT,
-        "till_captions": TEXT,
-        "page_words": TEXT,
-        "page_of_words": TEXT,
-        "function_words": TEXT,
-        # engines/business/generic.py: "or" between a field description's alternatives
-        "alternative_words": TEXT,
-        # engines/business/places.py
-        "street_types": TEXT,
-        # engines/second_reading.py
-        "name_particles": TEXT,
-        "lower_case_words": TEXT,
-        "one_letter_words": TEXT,
-        "accented_capitals": TEXT,
-        # engines/business/accents.py
-        "customary_accents": TEXT,
-        # engines/stages/identity.py
-        "identity_words": TEXT,
-    }
-)
-
+_CATEGORIES = _read(KNOWLEDGE_DIR / "categories.toml")
+# Every category a language file may hold and what its words are (categories.toml says which code
+# reads each).
+WORD_CATEGORIES: Mapping[str, str] = MappingProxyType(_CATEGORIES["words"])
+if not set(WORD_CATEGORIES.values()) <= {FOLDED, TEXT, PATTERN}:
+    raise KnowledgeError(f"categories.toml: a category's words are {FOLDED}, {TEXT} or {PATTERN}")
 # The keys a field's label belongs to (engines/business/labels.py), in the order the label
 # matcher tries them: where two keys match the same words, the first one listed comes first.
-LABEL_KEYS: tuple[str, ...] = (
-    "total", "subtotal", "tax", "ignore", "excl", "incl", "rounding", "payment", "change",
-    "invoice_number", "invoice_date", "due_date", "customer", "vendor", "period", "holder", "column",
-    "iban", "account_number", "address",
-)  # fmt: skip
-MONTHS: tuple[str, ...] = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
+LABEL_KEYS: tuple[str, ...] = tuple(_CATEGORIES["label_keys"])
+MONTHS: tuple[str, ...] = tuple(_CATEGORIES["months"])
 TABLE_CATEGORIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"labels": LABEL_KEYS, "cell_labels": LABEL_KEYS, "months": MONTHS}
 )
@@ -159,6 +107,9 @@ class Country:
     tax_number: str | None
     vat_prefix: str | None
     postcode: Postcode | None
+    prints_regions: bool
+    cities: tuple[str, ...]
+    english_city_names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -169,6 +120,8 @@ class Knowledge:
     countries: tuple[Country, ...]
     common: Mapping[str, tuple[str, ...]]
     currency_codes_after_total: tuple[str, ...]
+    tax_rates: tuple[float, ...]
+    name_confusions: tuple[tuple[str, str], ...]
 
     def words(self, category: str) -> tuple[str, ...]:
         """A category's words from every language, then ``common.toml``, each once, in reading
@@ -230,17 +183,14 @@ def _unique(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words))
 
 
+def strip_accents(text: str) -> str:
+    """``text`` without its accents: decomposed (NFKD), the combining marks dropped."""
+    return "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char))
+
+
 def _folded(word: str) -> str:
     """Lower case without accents: how the matchers see a page (``engines.validators.fold``)."""
-    decomposed = unicodedata.normalize("NFKD", word.lower())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise KnowledgeError(f"{path.name}: not valid TOML ({exc})") from exc
+    return strip_accents(word.lower())
 
 
 def _word_list(where: str, value: object, kind: str) -> tuple[str, ...]:
@@ -307,11 +257,10 @@ def _language(path: Path) -> Language:
     )
 
 
-_COUNTRY_KEYS = (
-    "name", "languages", "currency", "date_order", "decimal_separator", "regions", "words", "tax_number",
-    "vat_prefix", "postcode",
-)  # fmt: skip
-_POSTCODE_KEYS = ("pattern", "range", "digits", "prefixes", "areas", "excluded")
+# The keys a country file may hold: its Country's fields but the code (the file's name); and those
+# of its [postcode]: a Postcode's fields.
+_COUNTRY_KEYS = tuple(f.name for f in fields(Country) if f.name != "code")
+_POSTCODE_KEYS = tuple(f.name for f in fields(Postcode))
 
 
 def _string(where: str, value: object, check: str = r".+", hint: str = "a string") -> str:
@@ -359,6 +308,9 @@ def _country(path: Path) -> Country:
     if tax_number is not None:
         _word_list(f"{where}: tax_number", [tax_number], PATTERN)
     vat_prefix = raw.get("vat_prefix")
+    prints_regions = raw.get("prints_regions", True)
+    if not isinstance(prints_regions, bool):
+        raise KnowledgeError(f"{where}: prints_regions: expected true or false, got {prints_regions!r}")
     return Country(
         code=path.stem,
         name=_string(f"{where}: name", raw["name"]),
@@ -377,6 +329,11 @@ def _country(path: Path) -> Country:
         if vat_prefix is not None
         else None,
         postcode=_postcode(f"{where}: postcode", raw["postcode"]) if "postcode" in raw else None,
+        prints_regions=prints_regions,
+        cities=_word_list(f"{where}: cities", raw.get("cities", []), TEXT),
+        english_city_names=_word_list(
+            f"{where}: english_city_names", raw.get("english_city_names", []), TEXT
+        ),
     )
 
 
@@ -386,10 +343,12 @@ def _in_order(paths: Iterable[Path], order: tuple[str, ...]) -> list[Path]:
     return sorted(paths, key=lambda path: (rank.get(path.stem, len(rank)), path.stem))
 
 
-def _common(path: Path) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], tuple[str, ...]]:
-    """``common.toml``: (reading order, words of no one language, currency codes after a total)."""
+def _common(path: Path) -> tuple[dict[str, tuple[str, ...]], dict[str, Any]]:
+    """``common.toml``: the reading order, and the rest as :class:`Knowledge`'s fields."""
     raw = _read(path)
-    _only("common.toml", raw, ("order", "words", "currency_codes_after_total"))
+    _only(
+        "common.toml", raw, ("order", "words", "currency_codes_after_total", "tax_rates", "name_confusions")
+    )
     _only("common.toml: order", raw.get("order", {}), ("languages", "countries"))
     order = {
         key: _word_list(f"common.toml: order.{key}", raw.get("order", {}).get(key, []), TEXT)
@@ -402,13 +361,25 @@ def _common(path: Path) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str
     codes = _word_list(
         "common.toml: currency_codes_after_total", raw.get("currency_codes_after_total", []), TEXT
     )
-    return order, common, codes
+    rates = raw.get("tax_rates", [])
+    if not isinstance(rates, list) or not all(type(rate) in (int, float) and rate > 0 for rate in rates):
+        raise KnowledgeError(f"common.toml: tax_rates: expected a list of percentages, got {rates!r:.80}")
+    pairs = raw.get("name_confusions", [])
+    if not isinstance(pairs, list) or not all(isinstance(pair, list) and len(pair) == 2 for pair in pairs):
+        raise KnowledgeError("common.toml: name_confusions: expected a list of [printed, read] pairs")
+    confusions = tuple(tuple(_word_list("common.toml: name_confusions", pair, TEXT)) for pair in pairs)
+    return order, {
+        "common": MappingProxyType(common),
+        "currency_codes_after_total": codes,
+        "tax_rates": tuple(rates),
+        "name_confusions": confusions,
+    }
 
 
 def load(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
     """Read and check the knowledge files under ``directory`` (``common.toml``, ``lang/*.toml``,
     ``country/*.toml``): the bundled ones unless told otherwise."""
-    order, common, codes = _common(directory / "common.toml")
+    order, rest = _common(directory / "common.toml")
     languages = tuple(
         _language(p) for p in _in_order((directory / "lang").glob("*.toml"), order["languages"])
     )
@@ -417,7 +388,7 @@ def load(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
     )
     if not languages:
         raise KnowledgeError(f"{directory}: no language file in lang/")
-    return Knowledge(languages, countries, MappingProxyType(common), codes)
+    return Knowledge(languages, countries, **rest)
 
 
 def read_names(*paths: Path) -> frozenset[str]:

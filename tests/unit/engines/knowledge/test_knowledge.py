@@ -101,6 +101,7 @@ def test_a_language_file_with_an_unknown_category_or_a_wrong_value_is_refused(
         ('date_order = "DMY"', 'date_order = "dd/mm/yyyy"', r"date_order: expected DMY, MDY or YMD"),
         ("vat_prefix", "vat_prefx", r"unknown keys \['vat_prefx'\]"),
         ("range = [1000, 99999]", 'range = "1000-99999"', r"range: expected \[lowest, highest\]"),
+        ("prints_regions = false", 'prints_regions = "no"', r"prints_regions: expected true or false"),
     ],
 )
 def test_a_country_file_with_a_wrong_value_is_refused(
@@ -109,6 +110,23 @@ def test_a_country_file_with_a_wrong_value_is_refused(
     folder = _copy(tmp_path)
     path = folder / "country" / "DE.toml"
     path.write_text(path.read_text(encoding="utf-8").replace(replace, by), encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=message):
+        load(folder)
+
+
+@pytest.mark.parametrize(
+    ("replace", "by", "message"),
+    [
+        ("tax_rates = [", 'tax_rates = ["20%", ', r"tax_rates: expected a list of percentages"),
+        ('["RN", "M"]', '["RN", "M", "N"]', r"name_confusions: expected a list of \[printed, read\] pairs"),
+    ],
+)
+def test_common_toml_with_a_wrong_value_is_refused(
+    tmp_path: Path, replace: str, by: str, message: str
+) -> None:
+    folder = _copy(tmp_path)
+    path = folder / "common.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace(replace, by, 1), encoding="utf-8")
     with pytest.raises(KnowledgeError, match=message):
         load(folder)
 
