@@ -478,15 +478,8 @@ def _skew_degrees(page: PageText, image: np.ndarray) -> float | None:
     standing on end, ink columns) alternate most sharply between text and gaps."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     height, width = gray.shape[:2]
-    x0, y0 = (
-        int(min(line.x0 for line in page.lines) * width),
-        int(min(line.y0 for line in page.lines) * height),
-    )
-    x1, y1 = (
-        math.ceil(max(line.x1 for line in page.lines) * width),
-        math.ceil(max(line.y1 for line in page.lines) * height),
-    )
-    crop = gray[y0:y1, x0:x1]
+    x0, y0, x1, y1 = _union(page.lines)
+    crop = gray[int(y0 * height) : math.ceil(y1 * height), int(x0 * width) : math.ceil(x1 * width)]
     if min(crop.shape[:2]) < 32:
         return None
     scale = min(1.0, _SKEW_PIXELS / max(crop.shape[:2]))
@@ -577,9 +570,7 @@ def _unlabelled_dates(pages: Sequence[PageText], found: dict[str, FrontValue], c
     for page in pages:
         for line in page.lines:
             for match in _DATE_TOKEN.finditer(line.text):
-                value = _front_value(
-                    "date_of_birth", match.group(1), line, match.start(1), match.end(1), _INFERRED, country
-                )
+                value = _front_value("date_of_birth", match, 1, line, _INFERRED, country)
                 if value is not None:
                     dates.setdefault(value.value, value)
     if len(dates) != 3:
@@ -598,7 +589,6 @@ def _labelled(
     value_regex = rule.value_regex()
     match = rule.inline_regex().search(text)
     if match is not None:
-        start, end = match.start("value"), match.end("value")
         if rule.field in ("surname", "given_names") and not text[match.end() :].strip():
             segment = _segment(grid, line)
             tail = [part for part in segment[1:] if re.fullmatch(r"[A-Z'\- ]+", part.text.upper())]
@@ -607,7 +597,7 @@ def _labelled(
                 words = " ".join([match.group("value"), *(part.text for part in tail)])
                 _put_name(found, rule.field, words, segment, _INLINE)
                 return found.get(rule.field)
-        return _front_value(rule.field, match.group("value"), line, start, end, _INLINE, country)
+        return _front_value(rule.field, match, "value", line, _INLINE, country)
     for label in rule.label_regex().finditer(text):
         rest = text[label.end() :]
         if rest.strip(_SEP_CHARS + "/") and not _LABEL_ONLY.match(rest.strip()):
@@ -620,15 +610,7 @@ def _labelled(
             beside = row[line_index + 1]
             match = value_regex.match(beside.text.upper())
             if match is not None:
-                return _front_value(
-                    rule.field,
-                    match.group("value"),
-                    beside,
-                    match.start("value"),
-                    match.end("value"),
-                    _BESIDE,
-                    country,
-                )
+                return _front_value(rule.field, match, "value", beside, _BESIDE, country)
         span = line.span_bbox(label.start(), label.end())
         below = _line_below(grid, row_index, span)
         if below is not None:
@@ -646,15 +628,7 @@ def _labelled(
                 default=None,
             )
             if best is not None:
-                return _front_value(
-                    rule.field,
-                    best.group("value"),
-                    below,
-                    best.start("value"),
-                    best.end("value"),
-                    _BELOW,
-                    country,
-                )
+                return _front_value(rule.field, best, "value", below, _BELOW, country)
     return None
 
 
@@ -678,9 +652,11 @@ def _line_below(grid: list[list[Line]], row_index: int, span: BBox) -> Line | No
 
 
 def _front_value(
-    name: str, raw: str, line: Line, start: int, end: int, method: float, country: str | None
+    name: str, match: re.Match[str], group: int | str, line: Line, method: float, country: str | None
 ) -> FrontValue | None:
-    value = " ".join(raw.split()).strip(" ,")
+    """The value ``match`` found on ``line`` (its group ``group``) by ``method``, or None where it
+    makes none (a date no calendar has)."""
+    value = " ".join(match.group(group).split()).strip(" ,")
     alternatives: tuple[str, ...] = ()
     if name.startswith("date_"):
         readings = parse_front_date(value, country)
@@ -690,7 +666,7 @@ def _front_value(
     if not value:
         return None
     confidence = min(_FRONT_MAX, line.score * method)
-    bbox = line.span_bbox(start, end)
+    bbox = line.span_bbox(match.start(group), match.end(group))
     return FrontValue(
         value, confidence, line.page, bbox, alternatives, line.score, method != _INFERRED, _HOW[method]
     )

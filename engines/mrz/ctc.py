@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engines.mrz.formats import ALPHABET, CLASS_LOOKALIKES
+from engines.mrz.formats import ALPHABET, CLASS_CHARS, CLASS_LOOKALIKES
 from engines.mrz.lookalikes import DIGIT_LOOKALIKES, LETTER_LOOKALIKES, RECOGNISER_FILLER_LOOKALIKES
 
 _NEG = -1e9
@@ -47,14 +47,10 @@ class DecodedLine:
     frames: int
 
 
-def decode_line(
-    probs: np.ndarray, vocabulary: list[str], template: str, classes: dict[str, str]
-) -> DecodedLine | None:
-    """Decode a (frames x vocabulary) probability matrix into exactly ``len(template)`` characters.
-
-    ``classes`` maps each template letter to the characters it allows. Returns None when the crop
-    has fewer frames than the line has characters (no path exists).
-    """
+def decode_line(probs: np.ndarray, vocabulary: list[str], template: str) -> DecodedLine | None:
+    """Decode a (frames x vocabulary) probability matrix into exactly ``len(template)`` characters,
+    each of the ones its class in ``template`` allows (formats.py). Returns None when the crop has
+    fewer frames than the line has characters (no path exists)."""
     n_frames, length = probs.shape[0], len(template)
     if n_frames < length:
         return None
@@ -64,7 +60,7 @@ def decode_line(
     fold_per_pos = np.array([fold_index[CLASS_LOOKALIKES[c]] for c in template])
     allowed = np.zeros((length, len(ALPHABET)), dtype=bool)
     for i, cls in enumerate(template):
-        for ch in classes[cls]:
+        for ch in CLASS_CHARS[cls]:
             allowed[i, ALPHABET.index(ch)] = True
     # log emission per frame, position and character: (frames, positions, 37)
     log_e = np.log(emissions[:, fold_per_pos, :] + _EPS)

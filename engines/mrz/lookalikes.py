@@ -11,9 +11,6 @@ _TABLES = tomllib.loads(
 )
 
 FILLER_GLYPHS: dict[str, str] = dict(_TABLES["filler_glyphs"])
-TO_DIGIT: dict[str, str] = dict(_TABLES["to_digit"])
-TO_LETTER: dict[str, str] = dict(_TABLES["to_letter"])
-TO_SEX: dict[str, str] = dict(_TABLES["to_sex"])
 CONFUSABLE: dict[str, str] = dict(_TABLES["confusable"])
 DIGIT_LOOKALIKES: dict[str, str] = dict(_TABLES["digit_lookalikes"])
 LETTER_LOOKALIKES: dict[str, str] = dict(_TABLES["letter_lookalikes"])

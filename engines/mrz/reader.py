@@ -18,12 +18,13 @@ Nothing here logs or returns text other than through the typed reading: values a
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import re
 import time
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -32,7 +33,7 @@ import numpy as np
 from engines.images import decode_image, rotate, unrotate_bbox
 from engines.mrz.countries import KNOWN_CODES
 from engines.mrz.ctc import DecodedLine, decode_line
-from engines.mrz.formats import ALPHABET, CLASS_CHARS, FILLER, FORMATS, MrzFormat
+from engines.mrz.formats import ALPHABET, FILLER, FORMATS, MrzFormat
 from engines.mrz.geometry import LineGeom, bbox_fraction, char_quad, crop_line
 from engines.mrz.parse import MrzParse, MrzParseError, parse_mrz
 from engines.mrz.repair import MrzRepair, normalize_line, options_from_alternatives, repair_decoded
@@ -195,7 +196,10 @@ def read_mrz(
             attempts.append(closer)
     if best is None:
         return None
-    return _finish(best[0], rotate(image, best[1]), best[1], timer)
+    page = rotate(image, best[1])
+    with timer.section("parse"):
+        reading = _reading(best[0], page, best[1])
+    return replace(reading, timings_ms=timer.as_ms())
 
 
 @dataclass(frozen=True)
@@ -237,12 +241,6 @@ def closer_look(seen: Looks, degrees: int, page_pixels: int) -> tuple[int, int] 
     if seen.filler_seen and page_pixels > DETECT_PIXELS:
         return degrees, _DETECT_PIXELS_RETRY
     return None
-
-
-def _finish(hypothesis: _Hypothesis, page: np.ndarray, degrees: int, timer: _Timer) -> MrzReading:
-    with timer.section("parse"):
-        reading = _reading(hypothesis, page, degrees)
-    return replace(reading, timings_ms=timer.as_ms())
 
 
 def _ink_crop(page: np.ndarray, line: LineGeom, *, grow: float = 1.0, stretch: float = 1.0) -> np.ndarray:
@@ -293,7 +291,7 @@ def _read_upright(
             recognised = ocr.recognize([_ink_crop(page, g) for g in batch])
         new = False
         for geom, rec in zip(batch, recognised, strict=True):
-            mrz_like = _looks_like_mrz(rec.text)
+            mrz_like = looks_like_mrz_line(rec.text)
             if shows_filler(rec.text, mrz_like=mrz_like):
                 looks = replace(looks, filler_seen=True)
             if mrz_like:
@@ -352,12 +350,9 @@ def _as_filler(match: re.Match[str]) -> str:
 
 def looks_like_mrz_line(text: str) -> bool:
     """Whether a line of OCR text could be (part of) an MRZ line: callers use it to decide if a
-    page is worth the MRZ search at all."""
-    return _looks_like_mrz(text)
+    page is worth the MRZ search at all.
 
-
-def _looks_like_mrz(text: str) -> bool:
-    """MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces. Case
+    MRZ text: long, almost only 0-9 A-Z '<', and filler or many digits with few spaces. Case
     is no evidence: a recogniser reads a widely spaced MRZ's letters in lower case as often as
     not ("LOPeZ<TAMM<<GuadALuPe"), and some fonts' digits and letters in their full-width forms
     (U+FF10 for 0), which count as the characters they stand for."""
@@ -513,7 +508,7 @@ def _decode(
     geoms: list[LineGeom],
     cache: dict[tuple[int, ...], np.ndarray],
     timer: _Timer,
-    recipes: tuple[tuple[float, float | None], ...] = _CROP_RECIPES,
+    recipes: tuple[tuple[float, float | None], ...],
     *,
     today: dt.date | None = None,
 ) -> _Hypothesis | None:
@@ -531,7 +526,7 @@ def _decode(
                 with timer.section("ocr"):
                     cache[key] = ocr.recognize([crop])[0].probs
             with timer.section("parse"):
-                attempt = decode_line(cache[key], ocr.vocabulary, fmt.templates[index], CLASS_CHARS)
+                attempt = decode_line(cache[key], ocr.vocabulary, fmt.templates[index])
             if attempt is not None:
                 attempts.append(attempt)
                 if line is None or attempt.log_score > line.log_score:
@@ -748,22 +743,13 @@ class _Timer:
     def __init__(self) -> None:
         self._totals: dict[str, float] = {}
 
-    def section(self, name: str) -> _Section:
-        return _Section(self, name)
-
-    def add(self, name: str, seconds: float) -> None:
-        self._totals[name] = self._totals.get(name, 0.0) + seconds
+    @contextlib.contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._totals[name] = self._totals.get(name, 0.0) + (time.perf_counter() - started)
 
     def as_ms(self) -> dict[str, int]:
         return {k: round(v * 1000) for k, v in self._totals.items()}
-
-
-class _Section:
-    def __init__(self, timer: _Timer, name: str) -> None:
-        self._timer, self._name = timer, name
-
-    def __enter__(self) -> None:
-        self._start = time.perf_counter()
-
-    def __exit__(self, *exc: object) -> None:
-        self._timer.add(self._name, time.perf_counter() - self._start)

@@ -1,12 +1,8 @@
 """Repair OCR misreadings of an MRZ using its fixed layout and its check digits.
 
-Two entry points share one repair core:
-
-- :func:`repair_mrz` takes plain OCR text (any recogniser): it cleans characters, realigns each line
-  to its format's exact length, swaps lookalikes into the class each position allows, then lets the
-  check digits choose among lookalike substitutions.
-- :func:`repair_decoded` takes lines already decoded to the exact format (ctc.py) together with the
-  recogniser's runner-up characters per position, so check-digit repair weighs real evidence.
+:func:`repair_decoded` takes lines already decoded to the exact format (ctc.py) together with the
+recogniser's runner-up characters per position (:func:`options_from_alternatives`), so check-digit
+repair weighs real evidence.
 
 Each position carries *options*: ``(character, cost)`` pairs, the read character first at cost 0.
 A check digit that fails is repaired by the cheapest set of at most a few substitutions that makes
@@ -25,18 +21,8 @@ from dataclasses import dataclass
 
 from engines.mrz.checkdigit import char_value
 from engines.mrz.countries import is_known_code
-from engines.mrz.formats import (
-    ALPHABET,
-    CLASS_CHARS,
-    DIGITS,
-    FILLER,
-    FORMATS,
-    LETTERS,
-    CheckSpec,
-    MrzFormat,
-    Span,
-)
-from engines.mrz.lookalikes import CONFUSABLE, FILLER_GLYPHS, TO_DIGIT, TO_LETTER, TO_SEX
+from engines.mrz.formats import ALPHABET, FILLER, CheckSpec, MrzFormat, Span
+from engines.mrz.lookalikes import CONFUSABLE, FILLER_GLYPHS
 from engines.mrz.parse import check_passes, effective_checks
 
 Option = tuple[str, float]
@@ -47,7 +33,6 @@ Options = list[list[list[Option]]]  # per line, per position: (character, cost),
 _DROP = set(" \t\r\n.,;:'\"`|_-~")
 
 # Costs are in nats: -log(probability of the substitute / probability of what was read).
-STATIC_COST = 2.0  # one lookalike substitution without recogniser evidence
 _LOOKALIKE_FLOOR = 3.0  # about the most a letter/digit twin costs when the recogniser gives it no weight
 _MAX_SUBS = {"composite": 2}  # single substitutions one check digit may make (default below)
 _DEFAULT_MAX_SUBS = 3
@@ -57,7 +42,6 @@ _FILLER_RUN_COST = 4.0  # the most '<' may cost at one position of a run read as
 # Fields that end in filler padding that only the composite check covers.
 _PADDED_FIELDS = ("optional_data_1", "optional_data_2")
 _AMBIGUOUS_MARGIN = 0.5  # a runner-up repair this close makes the chosen one doubtful
-_UNIQUE_MARGIN = 0.25  # plain-text repair needs its best fix at least this much cheaper
 
 
 @dataclass(frozen=True)
@@ -92,46 +76,6 @@ def normalize_line(text: str) -> str:
     return "".join(out)
 
 
-def repair_mrz(lines: Sequence[str], *, fmt: MrzFormat | None = None) -> MrzRepair | None:
-    """Repair plain OCR text lines into an MRZ of exact shape, or None if they cannot be one."""
-    cleaned = [normalize_line(line) for line in lines]
-    cleaned = [line for line in cleaned if line]
-    candidates = [fmt] if fmt is not None else [f for f in FORMATS if f.line_count == len(cleaned)]
-    # Truncation is a commoner OCR failure than invented characters, so the longest line is the
-    # best witness of the format's line length; the alignment cost breaks ties.
-    longest = max((len(line) for line in cleaned), default=0)
-    best: tuple[float, MrzFormat, list[str], list[list[bool]]] | None = None
-    for candidate in sorted(candidates, key=lambda f: abs(f.line_length - longest)):
-        if candidate.line_count != len(cleaned):
-            continue
-        if best is not None and abs(candidate.line_length - longest) > abs(best[1].line_length - longest):
-            break
-        if any(
-            len(line) < candidate.line_length * 0.5 or len(line) > candidate.line_length * 1.4
-            for line in cleaned
-        ):
-            continue
-        aligned = [align_to_template(line, t) for line, t in zip(cleaned, candidate.templates, strict=True)]
-        cost = sum(c for _, _, c in aligned)
-        if best is None or cost < best[0]:
-            best = (cost, candidate, [a for a, _, _ in aligned], [list(f) for _, f, _ in aligned])
-    if best is None:
-        return None
-    _, chosen, text, flags = best
-    for li, template in enumerate(chosen.templates):
-        text[li], changed = _fix_classes(text[li], template)
-        flags[li] = [a or b for a, b in zip(flags[li], changed, strict=True)]
-    options = _static_options(chosen, text)
-    return _repair_core(chosen, text, options, flags, unique_only=True)
-
-
-def repair_decoded(fmt: MrzFormat, lines: Sequence[str], options: Options) -> MrzRepair:
-    """Repair exact-shape lines using per-position options from the recogniser (ctc.py)."""
-    flags = [[False] * fmt.line_length for _ in range(fmt.line_count)]
-    own_options = [[list(position) for position in line] for line in options]  # repairs update them
-    return _repair_core(fmt, list(lines), own_options, flags, unique_only=False)
-
-
 def options_from_alternatives(
     fmt: MrzFormat, lines: Sequence[str], alternatives: Sequence[Sequence[Sequence[tuple[str, float]]]]
 ) -> Options:
@@ -161,155 +105,36 @@ def options_from_alternatives(
     return options
 
 
-def align_to_template(text: str, template: str) -> tuple[str, tuple[bool, ...], float]:
-    """Align OCR text to a line's class template, fixing missing or extra characters.
-
-    Edit-distance alignment where a character costs nothing at a position whose class allows it,
-    a little where a lookalike fits, and inserting or dropping a filler '<' is cheaper than any
-    other edit (OCR most often miscounts long filler runs). Ties go to edits late in the line, where
-    filler usually is. Returns the aligned text, which positions were edited, and the edit cost.
-    """
-    n, m = len(text), len(template)
-    inf = float("inf")
-    cost = [[inf] * (m + 1) for _ in range(n + 1)]
-    back: list[list[int]] = [[0] * (m + 1) for _ in range(n + 1)]  # 0 match, 1 insert, 2 delete
-    cost[0][0] = 0.0
-    for i in range(n + 1):
-        for j in range(m + 1):
-            here = cost[i][j]
-            if here == inf:
-                continue
-            late = 1e-4 * (m - j)  # prefer edits late in the line
-            if i < n and j < m:
-                c = here + _match_cost(text[i], template[j])
-                if c < cost[i + 1][j + 1]:
-                    cost[i + 1][j + 1], back[i + 1][j + 1] = c, 0
-            if j < m:
-                c = here + _insert_cost(text, i, template[j]) + late
-                if c < cost[i][j + 1]:
-                    cost[i][j + 1], back[i][j + 1] = c, 1
-            if i < n:
-                c = here + (0.6 if text[i] == FILLER else 1.0) + late
-                if c < cost[i + 1][j]:
-                    cost[i + 1][j], back[i + 1][j] = c, 2
-    out: list[str] = []
-    edited: list[bool] = []
-    i, j = n, m
-    while i > 0 or j > 0:
-        move = back[i][j]
-        if move == 0:
-            out.append(text[i - 1])
-            edited.append(False)
-            i, j = i - 1, j - 1
-        elif move == 1:
-            allowed = CLASS_CHARS[template[j - 1]]
-            out.append(FILLER if FILLER in allowed else allowed[0])
-            edited.append(True)
-            j -= 1
-        else:
-            i -= 1
-    return "".join(reversed(out)), tuple(reversed(edited)), cost[n][m]
-
-
-def _insert_cost(text: str, i: int, cls: str) -> float:
-    """Cost of a character OCR dropped before ``text[i]``: a filler next to other filler is the
-    commonest loss; a check digit ('k' allows '<' but is rarely one) is not."""
-    if FILLER not in CLASS_CHARS[cls]:
-        return 1.0
-    if cls == "k":
-        return 0.9
-    beside_filler = text[i - 1 : i] == FILLER or text[i : i + 1] == FILLER
-    return 0.5 if beside_filler else 0.6
-
-
-def _match_cost(char: str, cls: str) -> float:
-    allowed = CLASS_CHARS[cls]
-    if char in allowed:
-        return 0.0
-    if _class_fix(char, cls) in allowed:
-        return 0.3
-    return 1.0
-
-
-def _class_fix(char: str, cls: str) -> str:
-    allowed = CLASS_CHARS[cls]
-    if char in allowed:
-        return char
-    if allowed == CLASS_CHARS["s"]:
-        return TO_SEX.get(char, char)
-    if set(allowed) <= set(DIGITS + FILLER):
-        return TO_DIGIT.get(char, char)
-    if set(allowed) <= set(LETTERS + FILLER):
-        return TO_LETTER.get(char, char)
-    return char
-
-
-def _fix_classes(line: str, template: str) -> tuple[str, list[bool]]:
-    """Swap characters that cannot stand at their position for the lookalike that can."""
-    out, changed = [], []
-    for char, cls in zip(line, template, strict=True):
-        fixed = _class_fix(char, cls)
-        if fixed not in CLASS_CHARS[cls]:
-            fixed = FILLER if FILLER in CLASS_CHARS[cls] else fixed
-        out.append(fixed)
-        changed.append(fixed != char)
-    return "".join(out), changed
-
-
-def _static_options(fmt: MrzFormat, lines: Sequence[str]) -> Options:
-    """Lookalike options without recogniser evidence. In alphanumeric fields a substitution that
-    makes a character the same kind (digit or letter) as its neighbours is a little cheaper than
-    one that makes it different: 'L8B9' is likelier 'L889' than 'L8BB'."""
-    options: Options = []
-    for li, line in enumerate(lines):
-        row = []
-        for pos, char in enumerate(line):
-            allowed = fmt.allowed(li, pos)
-            opts = [(char, 0.0)]
-            for c in CONFUSABLE.get(char, ""):
-                if c in allowed and c != char:
-                    cost = STATIC_COST
-                    if fmt.templates[li][pos] == "x":
-                        cost += 0.5 * (_kind_mismatch(line, pos, c) - _kind_mismatch(line, pos, char))
-                    opts.append((c, cost))
-            row.append(sorted(opts, key=lambda o: o[1]))
-        options.append(row)
-    return options
-
-
-def _kind_mismatch(line: str, pos: int, char: str) -> int:
-    """How many of the two nearest neighbours are of another kind (digit/letter) than ``char``."""
-    neighbours = [c for c in (line[pos - 1 : pos] + line[pos + 1 : pos + 2]) if c != FILLER]
-    return sum(c.isdigit() != char.isdigit() for c in neighbours)
-
-
-def _repair_core(
-    fmt: MrzFormat, lines: list[str], options: Options, flags: list[list[bool]], *, unique_only: bool
-) -> MrzRepair:
-    """Country codes, then each check digit, then the composite, then stray letters in filler.
-
-    ``unique_only``: make a check-digit repair only when no other repair is as cheap. Without
-    recogniser evidence (plain text), two equally cheap lookalike repairs cannot be told apart,
-    and guessing would turn a detectable error into a wrong value that looks valid.
-    """
+def repair_decoded(fmt: MrzFormat, lines: Sequence[str], options: Options) -> MrzRepair:
+    """Repair exact-shape lines using per-position options from the recogniser (ctc.py): country
+    codes, then each check digit, then the composite, then stray letters in filler."""
     chars = [list(line) for line in lines]
+    flags = [[False] * fmt.line_length for _ in range(fmt.line_count)]
+    options = [[list(position) for position in line] for line in options]  # repairs update them
     total = 0.0
     ambiguous: set[str] = set()
 
-    def apply(subs: Sequence[tuple[int, int, str]]) -> None:
+    def apply(subs: Sequence[tuple[int, int, str]], cost: float) -> None:
+        nonlocal total
         for li, pos, char in subs:
             chars[li][pos] = char
             flags[li][pos] = True
             options[li][pos] = [(char, 0.0)] + [(c, k) for c, k in options[li][pos] if c != char]
+        total += cost
+
+    def apply_check(name: str, fix: tuple[list[tuple[int, int, str]], float, float] | None) -> None:
+        if fix is not None:
+            subs, cost, margin = fix
+            apply(subs, cost)
+            if margin < _AMBIGUOUS_MARGIN:
+                ambiguous.add(name)
 
     # twice: once one country is fixed, the other may follow it (they usually agree)
     for name in ("issuing_country", "nationality", "issuing_country"):
         other = "nationality" if name == "issuing_country" else "issuing_country"
         fix = _fix_country(fmt.spans[name], fmt.spans[other], chars, options)
         if fix:
-            subs, cost = fix
-            apply(subs)
-            total += cost
+            apply(*fix)
 
     current = ["".join(row) for row in chars]
     specs = effective_checks(fmt, current)
@@ -319,28 +144,17 @@ def _repair_core(
             continue
         current = ["".join(row) for row in chars]
         if not check_passes(spec, current):
-            result = _fix_check(
-                spec, chars, options, set(), _MAX_SUBS.get(spec.name, _DEFAULT_MAX_SUBS), spec.data[:1]
-            )
-            if result is not None and not (unique_only and result[2] < _UNIQUE_MARGIN):
-                subs, cost, margin = result
-                apply(subs)
-                total += cost
-                if margin < _AMBIGUOUS_MARGIN:
-                    ambiguous.add(spec.name)
+            max_subs = _MAX_SUBS.get(spec.name, _DEFAULT_MAX_SUBS)
+            apply_check(spec.name, _fix_check(spec, chars, options, set(), max_subs, spec.data[:1]))
         # The composite repairs only what no other check digit covers (optional data, itself):
         # fields with their own check digit were repaired by it, or are beyond repair.
         locked |= _positions(spec.data) | _positions((spec.digit,))
     composite = next(s for s in effective_checks(fmt, ["".join(r) for r in chars]) if s.name == "composite")
     if not check_passes(composite, ["".join(row) for row in chars]):
         padded = [fmt.spans[n] for n in _PADDED_FIELDS if n in fmt.spans]
-        result = _fix_check(composite, chars, options, locked, _MAX_SUBS["composite"], padded)
-        if result is not None and not (unique_only and result[2] < _UNIQUE_MARGIN):
-            subs, cost, margin = result
-            apply(subs)
-            total += cost
-            if margin < _AMBIGUOUS_MARGIN:
-                ambiguous.add("composite")
+        apply_check(
+            "composite", _fix_check(composite, chars, options, locked, _MAX_SUBS["composite"], padded)
+        )
 
     names = fmt.spans["names"]
     names_text = "".join(chars[names.line][names.start : names.end])

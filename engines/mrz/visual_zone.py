@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 from engines.layout import PageText
+from engines.mrz.checkdigit import char_value, check_digit
 from engines.mrz.reader import looks_like_mrz_line
 
 # Fields whose MRZ value is worth looking for among the printed words.
@@ -287,11 +288,6 @@ def _one_letter_apart(word: str, printed: set[str]) -> bool:
     )
 
 
-def _check_value(char: str) -> int:
-    """A character's value in an ICAO 9303 check digit (digits as such, A=10 ... Z=35)."""
-    return int(char) if char.isdigit() else ord(char) - ord("A") + 10
-
-
 def document_number_from_visual_zone(value: str, page: PageText) -> str | None:
     """The printed document number, where the MRZ's reading differs from it only in characters
     its check digit cannot tell apart (G and 6, O and 0... any two whose values differ by a
@@ -305,7 +301,7 @@ def document_number_from_visual_zone(value: str, page: PageText) -> str | None:
         if len(token) != len(value) or token == value:
             continue
         if all(
-            a == b or (a.isalnum() and b.isalnum() and (_check_value(a) - _check_value(b)) % 10 == 0)
+            a == b or (a.isalnum() and b.isalnum() and (char_value(a) - char_value(b)) % 10 == 0)
             for a, b in zip(token, value, strict=True)
         ):
             found.add(token)
@@ -314,16 +310,11 @@ def document_number_from_visual_zone(value: str, page: PageText) -> str | None:
 
 # Characters OCR takes for one another in a document number, as pairs of one class each.
 _LOOKALIKES = ("O0", "Q0", "D0", "I1", "L1", "S5", "B8", "Z2", "G6")
-_WEIGHTS = (7, 3, 1)
 
 
 def _lookalike(a: str, b: str) -> str | None:
     """The class of a lookalike pair ("O0") that ``a`` and ``b`` form, else None."""
     return next((pair for pair in _LOOKALIKES if {a, b} == set(pair)), None)
-
-
-def _weighted(value: str) -> int:
-    return sum(_WEIGHTS[i % 3] * _check_value(c) for i, c in enumerate(value))
 
 
 def number_ambiguous_in_print(value: str, page: PageText) -> bool:
@@ -335,7 +326,7 @@ def number_ambiguous_in_print(value: str, page: PageText) -> bool:
     A print that backs no other passing reading merely misread the number."""
     if len(value) < 6 or not value.isalnum():
         return False
-    target = _weighted(value) % 10
+    target = check_digit(value)
     for token in _printed_words(page)[0].split():
         if len(token) != len(value) or token == value:
             continue
@@ -345,13 +336,13 @@ def number_ambiguous_in_print(value: str, page: PageText) -> bool:
         if kind is None:
             continue
         backed = "".join(token[i] if i in differing else c for i, c in enumerate(value))
-        if _weighted(backed) % 10 == target:
+        if check_digit(backed) == target:
             return True  # the print's own reading passes too
         for i, char in enumerate(value):
             if i in differing or char not in kind:
                 continue
             other = kind[1] if char == kind[0] else kind[0]
-            if _weighted(backed[:i] + other + backed[i + 1 :]) % 10 == target:
+            if check_digit(backed[:i] + other + backed[i + 1 :]) == target:
                 return True
     return False
 
@@ -372,7 +363,7 @@ def number_lengthened_in_print(value: str, page: PageText) -> bool:
             token.startswith(value)
             and extra
             and len(token) <= _NUMBER_FIELD_LENGTH
-            and all(char.isalnum() and _check_value(char) % 10 == 0 for char in extra)
+            and all(char.isalnum() and char_value(char) % 10 == 0 for char in extra)
         ):
             return True
     return False

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from engines.mrz.ctc import DecodedLine, decode_line
-from engines.mrz.formats import CLASS_CHARS
 from engines.mrz.reader import with_filler_others_read
 
 VOCABULARY = ["blank", *"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "<", "\u300a", "o"]
@@ -36,12 +35,12 @@ def spell(text: str) -> list[str]:
 
 
 def test_digit_position_reads_a_letter_lookalike_as_its_digit() -> None:
-    decoded = decode_line(frames(*spell("74O812")), VOCABULARY, "nnnnnn", CLASS_CHARS)
+    decoded = decode_line(frames(*spell("74O812")), VOCABULARY, "nnnnnn")
     assert decoded is not None and decoded.text == "740812"
 
 
 def test_letter_position_reads_a_digit_lookalike_as_its_letter() -> None:
-    decoded = decode_line(frames(*spell("UT0")), VOCABULARY, "aaa", CLASS_CHARS)
+    decoded = decode_line(frames(*spell("UT0")), VOCABULARY, "aaa")
     assert decoded is not None and decoded.text == "UTO"
 
 
@@ -50,17 +49,17 @@ def test_a_document_codes_first_letter_is_one_a_document_can_open_with() -> None
     crop tight on the left edge of a clean card of seed 74 did
     THEN the document code's first position reads I: only A, C, I, P and V open a code."""
     steps = [{"H": 0.6, "I": 0.3}, {"H": 0.6, "I": 0.3}, "blank", *spell("DIND")]
-    decoded = decode_line(frames(*steps), VOCABULARY, "Laaaa", CLASS_CHARS)
+    decoded = decode_line(frames(*steps), VOCABULARY, "Laaaa")
     assert decoded is not None and decoded.text == "IDIND"
 
 
 def test_alphanumeric_position_keeps_what_was_read() -> None:
-    decoded = decode_line(frames(*spell("L8O")), VOCABULARY, "xxx", CLASS_CHARS)
+    decoded = decode_line(frames(*spell("L8O")), VOCABULARY, "xxx")
     assert decoded is not None and decoded.text == "L8O"
 
 
 def test_double_angle_glyph_lends_its_probability_to_the_filler() -> None:
-    decoded = decode_line(frames(*spell("A\u300a")), VOCABULARY, "aa", CLASS_CHARS)
+    decoded = decode_line(frames(*spell("A\u300a")), VOCABULARY, "aa")
     assert decoded is not None and decoded.text == "A<"
 
 
@@ -68,7 +67,7 @@ def test_output_has_exactly_the_template_length_even_when_a_filler_was_merged() 
     # the recogniser saw one long '<' where the line has three: its best guess never is a blank
     steps: list[str | dict[str, float]] = [*spell("AB"), *[{"<": 0.6, "blank": 0.35}] * 9]
     greedy_length = 3
-    decoded = decode_line(frames(*steps), VOCABULARY, "aaaaa", CLASS_CHARS)
+    decoded = decode_line(frames(*steps), VOCABULARY, "aaaaa")
     assert decoded is not None
     assert len(decoded.text) == 5 > greedy_length
     assert decoded.text == "AB<<<"
@@ -76,9 +75,9 @@ def test_output_has_exactly_the_template_length_even_when_a_filler_was_merged() 
 
 def test_the_right_length_is_likelier_than_a_wrong_one() -> None:
     probs = frames(*spell("740812"))
-    right = decode_line(probs, VOCABULARY, "nnnnnn", CLASS_CHARS)
-    longer = decode_line(probs, VOCABULARY, "nnnnnnn", CLASS_CHARS)
-    shorter = decode_line(probs, VOCABULARY, "nnnnn", CLASS_CHARS)
+    right = decode_line(probs, VOCABULARY, "nnnnnn")
+    longer = decode_line(probs, VOCABULARY, "nnnnnnn")
+    shorter = decode_line(probs, VOCABULARY, "nnnnn")
     assert right is not None and longer is not None and shorter is not None
     assert right.log_score > longer.log_score
     assert right.log_score > shorter.log_score
@@ -86,9 +85,7 @@ def test_the_right_length_is_likelier_than_a_wrong_one() -> None:
 
 def test_runner_up_characters_are_reported_with_their_probabilities() -> None:
     hesitant = {"8": 0.6, "B": 0.35}
-    decoded = decode_line(
-        frames("L", "blank", hesitant, hesitant, "blank", "0"), VOCABULARY, "xxx", CLASS_CHARS
-    )
+    decoded = decode_line(frames("L", "blank", hesitant, hesitant, "blank", "0"), VOCABULARY, "xxx")
     assert decoded is not None
     assert decoded.text == "L80"
     alternatives = dict(decoded.alternatives[1])
@@ -97,17 +94,17 @@ def test_runner_up_characters_are_reported_with_their_probabilities() -> None:
 
 
 def test_frame_spans_locate_each_character() -> None:
-    decoded = decode_line(frames(*spell("123")), VOCABULARY, "nnn", CLASS_CHARS)
+    decoded = decode_line(frames(*spell("123")), VOCABULARY, "nnn")
     assert decoded is not None
     assert decoded.frame_spans == ((0, 2), (3, 5), (6, 8))
 
 
 def test_too_few_frames_for_the_line_gives_no_reading() -> None:
-    assert decode_line(frames("1", "2"), VOCABULARY, "nnn", CLASS_CHARS) is None
+    assert decode_line(frames("1", "2"), VOCABULARY, "nnn") is None
 
 
 def _names_line(text: str) -> DecodedLine:
-    decoded = decode_line(frames(*spell(text)), VOCABULARY, "a" * len(text), CLASS_CHARS)
+    decoded = decode_line(frames(*spell(text)), VOCABULARY, "a" * len(text))
     assert decoded is not None
     return decoded
 
@@ -158,7 +155,7 @@ def test_a_filler_another_crop_read_where_a_document_number_ends_pads_it() -> No
     weigh alike in its check digit."""
 
     def number_line(text: str) -> DecodedLine:
-        decoded = decode_line(frames(*spell(text)), VOCABULARY, "x" * len(text), CLASS_CHARS)
+        decoded = decode_line(frames(*spell(text)), VOCABULARY, "x" * len(text))
         assert decoded is not None
         return decoded
 
