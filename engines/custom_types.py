@@ -29,18 +29,16 @@ import datetime as dt
 import json
 import re
 import re._parser as sre_parse  # the stdlib's own regex parser: is a pattern's length bounded?
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from engines.spec import DOCUMENT_TYPES
+from engines.spec import CATALOGUE, DOCUMENT_TYPES
 
 FORMATS = ("date", "amount", "currency", "name", "address", "code", "enum", "text")
-# How each format is written, as guided decoding enforces it (§3.1's own formats where one exists).
+# How each format is written, as guided decoding enforces it: §3.1's own formats (engines/spec).
 _FORMAT_PATTERNS = {
-    "date": r"^\d{4}-\d{2}-\d{2}$",
-    "amount": r"^-?\d{1,12}\.\d{2}$",
-    "currency": r"^[A-Z]{3}$",
+    name: CATALOGUE.formats[spec_format]["pattern"]
+    for name, spec_format in (("date", "date"), ("amount", "amount"), ("currency", "alpha3"))
 }
 DEFAULT_MAX_LENGTH = {"name": 120, "address": 200, "text": 200}
 MAX_LENGTH = 500  # characters of one free-text value: longer is a paragraph, not a field
@@ -322,17 +320,9 @@ class TypeCandidate:
     version: int
     schema: dict[str, Any]  # the version's stored schema (CustomSchema.normalized)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "version": self.version,
-            "schema": self.schema,
-        }
-
 
 def candidates_to_json(candidates: tuple[TypeCandidate, ...]) -> str:
-    return json.dumps([c.to_dict() for c in candidates], separators=(",", ":"))
+    return json.dumps([asdict(c) for c in candidates], separators=(",", ":"))
 
 
 def parse_candidates(data: Any) -> tuple[TypeCandidate, ...]:
@@ -385,14 +375,8 @@ def value_valid(field: CustomField, value: str | None) -> bool | None:
         except ValueError:
             return False
         return re.fullmatch(_FORMAT_PATTERNS["date"], value) is not None
-    if field.format == "amount":
-        if not re.fullmatch(_FORMAT_PATTERNS["amount"], value):
-            return False
-        try:
-            Decimal(value)
-        except InvalidOperation:
-            return False
-        return True
+    if field.format == "amount":  # the pattern admits only what Decimal reads
+        return re.fullmatch(_FORMAT_PATTERNS["amount"], value) is not None
     if field.format == "currency":
         return bool(re.fullmatch(_FORMAT_PATTERNS["currency"], value)) and _currency_known(value)
     if field.format == "code":

@@ -2,7 +2,7 @@
 model wrote, and value confidences from its per-token log-probabilities.
 
 Pure Python (no Django, no Triton, no torch), so it runs in ``doc_pipeline``'s stub process on a
-GPU host and in the unit tests here alike. ``model_repo/doc_pipeline/1/gpu_model.py`` calls it.
+GPU host and in the unit tests here alike. ``model_repo/doc_pipeline/1/gemma4_model.py`` calls it.
 """
 
 ENGINE_NAME = "gemma4"

@@ -11,8 +11,8 @@ decoded *alone* — not character offsets. Joining those texts need not give the
 :func:`token_spans` therefore aligns rather than concatenates: each token's text is matched at the
 current position, or found a little ahead (the gap goes to the tokens that could not be placed, or
 to this one if none are waiting); a token that matches nowhere waits for the next one that does.
-The result has the same shape as :func:`engines.llm.confidence.token_offsets` — one ``(start,
-end)`` per token, non-decreasing — so the same span confidence applies to every engine.
+The result has the shape of :func:`engines.llm.confidence.decode_with_offsets`' offsets — one
+``(start, end)`` per token, non-decreasing — so the same span confidence applies to every engine.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ engine's token strings are aligned by :mod:`engines.llm.alignment` instead.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -61,22 +62,12 @@ def decode_with_offsets(
         before = decode(list(token_ids[start:ready])) if ready > start else ""
         # What the new tokens added; a tokenizer that rewrites the previous span's end in context
         # (a clean-up of spaces) keeps the text already emitted, which the offsets index.
-        added = decoded[_shared_prefix(before, decoded) :]
+        added = decoded[len(os.path.commonprefix([before, decoded])) :]  # noqa: RUF071 (text, not paths)
         text.append(added)
         offsets.append((length, length + len(added)))
         length += len(added)
         start, ready = ready, index + 1
     return "".join(text), offsets
-
-
-def _shared_prefix(a: str, b: str) -> int:
-    """How many leading characters ``a`` and ``b`` share."""
-    shared = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        shared += 1
-    return shared
 
 
 def value_tokens(span: Span, offsets: Sequence[tuple[int, int]]) -> list[int]:

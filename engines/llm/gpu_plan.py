@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engines.llm.page_budget import TOKENS_AROUND_IMAGE  # begin- and end-of-image tokens around a page
 from engines.llm.pipeline import EXTRACT_MAX_TOKENS
 
 GIB = 1024**3
@@ -45,7 +46,6 @@ KV_BYTES = {"fp8": 1, "bf16": 2}
 # Every page is read at the checkpoint's processor_config.json budget (TensorRT-LLM's Gemma 4 input
 # processor takes no per-request budget): at most this many soft tokens, fewer for odd aspect ratios.
 IMAGE_TOKENS = 1120
-TOKENS_AROUND_IMAGE = 2  # the begin- and end-of-image tokens the processor writes around each page
 MAX_IMAGES_PER_CALL = 4  # doc_pipeline's max_images_per_call: pages of one extraction call
 PROMPT_TOKENS = 900  # chat template, instruction and JSON Schema of the longest extraction prompt
 ANSWER_TOKENS = EXTRACT_MAX_TOKENS  # sampling_param_max_tokens of an extraction call
@@ -281,33 +281,25 @@ def plan(gpu_name: str, model_names: Sequence[str], settings: Settings = Setting
     specs = [MODELS[name] for name in model_names]
     total = gpu.memory_gib * GIB
     headroom = total * settings.headroom
-    fixed = []
-    for spec in specs:
-        fixed.append(
-            ModelPlan(
-                model=spec.name,
-                precision=precision,
-                weights_gib=weights_bytes(spec, precision) / GIB,
-                activations_gib=activation_bytes(spec, settings) / GIB,
-                overhead_gib=settings.runtime_overhead_gib,
-                kv_per_document_mib=spec.kv_bytes_per_sequence(
-                    settings.context, kv_dtype=settings.kv_dtype, window_aware=settings.window_aware
-                )
-                / MIB,
+    fixed = [
+        ModelPlan(
+            model=spec.name,
+            precision=precision,
+            weights_gib=weights_bytes(spec, precision) / GIB,
+            activations_gib=activation_bytes(spec, settings) / GIB,
+            overhead_gib=settings.runtime_overhead_gib,
+            kv_per_document_mib=spec.kv_bytes_per_sequence(
+                settings.context, kv_dtype=settings.kv_dtype, window_aware=settings.window_aware
             )
+            / MIB,
         )
+        for spec in specs
+    ]
     used = sum((m.weights_gib + m.activations_gib + m.overhead_gib) * GIB for m in fixed)
     kv_total = total - headroom - used
     if kv_total <= 0:
-        return GpuPlan(
-            gpu.name,
-            gpu.memory_gib,
-            headroom / GIB,
-            False,
-            fixed,
-            "the weights alone do not fit",
-            gpu.trtllm_gemma4,
-        )
+        note = "the weights alone do not fit"
+        return GpuPlan(gpu.name, gpu.memory_gib, headroom / GIB, False, fixed, note, gpu.trtllm_gemma4)
     # KV is shared in proportion to what each model needs for the target concurrency.
     demand = [m.kv_per_document_mib * MIB * settings.concurrency for m in fixed]
     plans = []

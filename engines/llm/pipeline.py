@@ -1,6 +1,6 @@
 """The GPU pipeline's steps around the two model calls: classify → extract → verify.
 
-``doc_pipeline``'s GPU variant (``model_repo/doc_pipeline/1/gpu_model.py``) does the Triton part —
+``doc_pipeline``'s GPU variant (``model_repo/doc_pipeline/1/gemma4_model.py``) does the Triton part —
 encoding images, sending the calls with async BLS — and hands what the models wrote to these
 functions, which decide everything else. They are plain functions over plain data so the unit
 tests exercise every decision without a GPU or a server.
@@ -92,10 +92,6 @@ def _pick(confidence: ValueConfidence | None, statistic: Statistic) -> float:
     return confidence.minimum if statistic == "minimum" else confidence.geometric_mean
 
 
-def _parse(generation: Generation) -> ParsedOutput:
-    return parse_model_json(generation.text)
-
-
 def plan_classification(page_count: int, own_types: Sequence[TypeCandidate] = ()) -> ModelCall:
     """The classifier's call; ``own_types``: the tenant's types it may also choose."""
     names = [t.name for t in own_types]
@@ -113,7 +109,7 @@ def read_classification(
 ) -> TypeDecision:
     """The type to read the document as (the hint, unless the model is sure it is wrong): a §3.2
     type or one of ``own_types``, the tenant's types the classifier was offered."""
-    parsed = _parse(generation)
+    parsed = parse_model_json(generation.text)
     named = parsed.data.get("document_type")
     known = (*CLASSIFY_TYPES, *own_types)
     if named not in known and parsed.truncated:
@@ -163,7 +159,7 @@ def read_extraction(
 ) -> tuple[dict[str, FieldResult], ParsedOutput]:
     """Every field the schema asks for: value and raw confidence, or ``None`` at 0.0 if the
     output was cut before it. A ``null`` the model chose keeps the confidence of that choice."""
-    parsed = _parse(generation)
+    parsed = parse_model_json(generation.text)
     fields: dict[str, FieldResult] = {}
     for name in field_names(schema):
         if name not in parsed.data:

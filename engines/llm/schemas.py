@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
+from engines.custom_types import FIELD_NAME, MAX_FIELDS, MAX_SCHEMA_BYTES, SchemaInvalid, parse_schema
 from engines.spec import CATALOGUE, DOCUMENT_TYPES, WITH_MRZ, value_schema
 from engines.types import EngineError
 
@@ -40,10 +40,7 @@ FIELD_SCHEMAS: dict[str, dict[str, dict[str, Any]]] = {
     name: {field: value_schema(field) for field in spec.fields} for name, spec in CATALOGUE.types.items()
 }
 
-MAX_TENANT_SCHEMA_BYTES = 16_384
-MAX_TENANT_FIELDS = 40
 MAX_FREE_TEXT = 200  # characters of a tenant's string field that names no bound of its own
-_FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -93,14 +90,12 @@ def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
-    from engines.custom_types import SchemaInvalid, parse_schema
-
     # a tenant's type as apps.doctypes stores it: its formats become the patterns they mean (any
     # other schema_json is checked as it is, below)
     with contextlib.suppress(SchemaInvalid):
         schema = parse_schema(schema).guided()
-    if len(json.dumps(schema)) > MAX_TENANT_SCHEMA_BYTES:
-        raise EngineError("invalid_schema", f"schema_json is over {MAX_TENANT_SCHEMA_BYTES} bytes")
+    if len(json.dumps(schema)) > MAX_SCHEMA_BYTES:
+        raise EngineError("invalid_schema", f"schema_json is over {MAX_SCHEMA_BYTES} bytes")
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:
@@ -110,9 +105,9 @@ def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
     properties = schema.get("properties")
     if schema.get("type") != "object" or not isinstance(properties, dict) or not properties:
         raise EngineError("invalid_schema", "schema_json must be an object schema with properties")
-    if len(properties) > MAX_TENANT_FIELDS:
-        raise EngineError("invalid_schema", f"schema_json has over {MAX_TENANT_FIELDS} fields")
-    bad = [name for name in properties if not _FIELD_NAME.match(str(name))]
+    if len(properties) > MAX_FIELDS:
+        raise EngineError("invalid_schema", f"schema_json has over {MAX_FIELDS} fields")
+    bad = [name for name in properties if not FIELD_NAME.match(str(name))]
     if bad:
         raise EngineError("invalid_schema", f"{len(bad)} field names are not lower_snake_case")
     if not all(isinstance(value, dict) for value in properties.values()):

@@ -109,11 +109,6 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
 WITH_MRZ = frozenset(name for name, spec in CATALOGUE.types.items() if spec.identity_zone == "mrz")
 
 
-def field_spec(name: str) -> FieldSpec:
-    """The specification of a canonical field (``KeyError`` for a name §3.2 does not define)."""
-    return CATALOGUE.fields[name]
-
-
 def fields_of_kind(*kinds: str) -> frozenset[str]:
     """The canonical fields whose values are of one of ``kinds`` (``"date"``, ``"person_name"``…)."""
     return frozenset(name for name, spec in CATALOGUE.fields.items() if spec.kind in kinds)

@@ -62,7 +62,7 @@ def test_the_model_schema_and_prompt_follow_the_spec(document_type: str) -> None
         assert schema["properties"][name]["anyOf"][0] == spec.value_schema(name)
     prompt = extraction_prompt(document_type, schema, 1)
     for name in spec.FIELDS[document_type]:
-        hint = spec.field_spec(name).hint
+        hint = spec.CATALOGUE.fields[name].hint
         assert f"- {name}: {hint}" in prompt if hint else f"- {name}\n" in prompt
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from dataclasses import asdict
 
 import jsonschema
 import pytest
@@ -83,6 +84,6 @@ def test_a_bad_candidate_is_refused_saying_why(entry, message):
 
 
 def test_too_many_candidates_are_refused():
-    many = [PAYSLIP.to_dict() | {"name": f"type_{i}"} for i in range(21)]
+    many = [asdict(PAYSLIP) | {"name": f"type_{i}"} for i in range(21)]
     with pytest.raises(SchemaInvalid, match="at most 20"):
         parse_candidates(many)
