@@ -26,8 +26,8 @@ from datetime import date
 from engines.aamva_data import TABLES
 from engines.aamva_header import HeaderError, Subfile, parse_header, separators_of, subfile_regions
 from engines.aamva_header import elements as split_elements
-from engines.aamva_iin import CAN, MEX, USA, issuer
-from engines.aamva_names import NameReading, clean_text, read_names
+from engines.aamva_iin import CAN, issuer
+from engines.aamva_names import NameReading, clean_text, first_of, read_names
 from engines.spec import FIELDS as SPEC_FIELDS
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
 ]  # fmt: skip
 
 _CANADIAN_POSTAL = re.compile(r"([A-Z]\d[A-Z])\s*-?\s*(\d[A-Z]\d)")
-_LOOKS_LIKE = re.compile(r"(ANSI ?|AAMVA) ?\d{8}", re.IGNORECASE)
 
 CANONICAL_FIELDS = SPEC_FIELDS["driver_license"]
 
@@ -108,7 +107,7 @@ def parse_aamva(payload: str | bytes) -> AamvaRecord:
     owner = issuer(iin)
     if iin is not None and owner is None:
         deviations.append("IIN not in AAMVA's list")
-    country = _country(elements.get("DCG"), owner[1] if owner else None, elements)
+    country = _country(owner[1] if owner else None, elements)
     names = read_names(elements)
     fields, problems = _canonical(elements, names, version=version, country=country)
     jurisdiction = owner[0] if owner else (fields.get("address_region") or None)
@@ -134,33 +133,20 @@ def parse_aamva(payload: str | bytes) -> AamvaRecord:
 def looks_like_aamva(payload: str | bytes) -> bool:
     """Cheap test for a barcode reader choosing among several decoded symbols."""
     text = payload.decode("latin-1") if isinstance(payload, bytes) else payload
-    return bool(_LOOKS_LIKE.search(text[:48])) or ("DAQ" in text and ("DCS" in text or "DAA" in text))
+    return parse_header(text) is not None or ("DAQ" in text and ("DCS" in text or "DAA" in text))
 
 
 # --------------------------------------------------------------------------------------------
 # Elements to canonical fields
 
 
-def _country(dcg: str | None, from_iin: str | None, elements: dict[str, str]) -> str | None:
-    value = (dcg or "").strip().upper()
-    if value in ("USA", "US"):
-        return USA
-    if value in ("CAN", "CDN", "CA"):
-        return CAN
-    if value in ("MEX", "MX"):
-        return MEX
-    if from_iin:
-        return from_iin
+def _country(from_iin: str | None, elements: dict[str, str]) -> str | None:
+    named = TABLES.country_codes.get((first_of(elements, "country") or "").strip().upper())
+    if named or from_iin:
+        return named or from_iin
     postal = elements.get("DAK", "")
     if _CANADIAN_POSTAL.fullmatch(postal.strip().upper()):
         return CAN
-    return None
-
-
-def _first(elements: dict[str, str], key: str) -> str | None:
-    for element_id in TABLES.elements[key]:
-        if element_id in elements:
-            return elements[element_id]
     return None
 
 
@@ -174,13 +160,13 @@ def _canonical(
         if value:
             fields[name] = value
 
-    put("document_number", clean_text(_first(elements, "document_number")))
+    put("document_number", clean_text(first_of(elements, "document_number")))
     put("surname", names.surname)
     put("given_names", names.given_names)
     put("name_suffix", names.suffix)
     year_first = country == CAN or (version is not None and version <= 1)
     for name in ("date_of_birth", "date_of_expiry", "date_of_issue"):
-        raw = _first(elements, name)
+        raw = first_of(elements, name)
         if raw is None or not raw.strip() or set(raw.strip()) == {"0"}:
             continue
         parsed = parse_date(raw, year_first=year_first)
@@ -188,7 +174,7 @@ def _canonical(
             problems.append(name)
         else:
             put(name, parsed.isoformat())
-    sex = _first(elements, "sex")
+    sex = first_of(elements, "sex")
     if sex is not None and clean_text(sex) is not None:
         value = TABLES.sex_codes.get(sex.strip().upper()[:1])
         if value is None:
@@ -205,7 +191,7 @@ def _canonical(
         if value is None:
             problems.append("address_postal_code")
         put("address_postal_code", value)
-    put("license_class", clean_text(_first(elements, "license_class")))
+    put("license_class", clean_text(first_of(elements, "license_class")))
     return fields, problems
 
 

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 AAMVA_PATH = Path(__file__).parent / "knowledge" / "aamva.toml"
-_ELEMENT_ID = re.compile(r"[A-Z][A-Z0-9]{2}")
+ELEMENT_ID = re.compile(r"[A-Z][A-Z0-9]{2}")
 _COUNTRIES = frozenset({"USA", "CAN", "MEX"})
 
 
@@ -48,6 +48,7 @@ class AamvaTables:
     licence_elements: tuple[str, ...]
     placeholders: frozenset[str]
     sex_codes: MappingProxyType[str, str]
+    country_codes: MappingProxyType[str, str]
     truncated_codes: frozenset[str]
     suffixes: frozenset[str]
     suffixes_in_names: frozenset[str]
@@ -57,7 +58,7 @@ class AamvaTables:
 
 def _ids(where: str, values: Any) -> tuple[str, ...]:
     if not isinstance(values, list) or not all(
-        isinstance(v, str) and _ELEMENT_ID.fullmatch(v) for v in values
+        isinstance(v, str) and ELEMENT_ID.fullmatch(v) for v in values
     ):
         raise AamvaDataError(f"{where}: expected a list of three-character element ids")
     return tuple(values)
@@ -104,6 +105,8 @@ def load(path: Path = AAMVA_PATH) -> AamvaTables:
     in_names = frozenset(names["suffixes_in_names"])
     if not in_names <= suffixes:
         raise AamvaDataError("names.suffixes_in_names: every one must be in names.suffixes")
+    if not set(values["country_codes"].values()) <= _COUNTRIES:
+        raise AamvaDataError("values.country_codes: every code must name USA, CAN or MEX")
     return AamvaTables(
         compliance_indicator=header["compliance_indicator"],
         standard_separators=(separators[0], separators[1], separators[2]),
@@ -116,6 +119,7 @@ def load(path: Path = AAMVA_PATH) -> AamvaTables:
         licence_elements=_ids("elements.licence_elements", elements["licence_elements"]),
         placeholders=frozenset(values["placeholders"]),
         sex_codes=MappingProxyType(dict(values["sex_codes"])),
+        country_codes=MappingProxyType(dict(values["country_codes"])),
         truncated_codes=frozenset(values["truncated"]),
         suffixes=suffixes,
         suffixes_in_names=in_names,

@@ -17,14 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.aamva_data import TABLES
+from engines.aamva_data import ELEMENT_ID, TABLES
 
 _FILE_TYPE = "|".join(
     re.escape(t).replace(r"\ ", " ") for t in sorted(TABLES.file_types, key=len, reverse=True)
 )
-_HEADER = re.compile(rf"({_FILE_TYPE}) ?(\d{{6}})(\d{{2}})", re.IGNORECASE)
-_DESIGNATOR = re.compile(r"(DL|ID|Z[A-Z0-9])(\d{4}|[A-Za-z0-9]{4})(\d{4})")
-_ELEMENT_ID = re.compile(r"[A-Z][A-Z0-9]{2}")
+_HEADER = re.compile(rf"({_FILE_TYPE}) ?([0-9]{{6}})([0-9]{{2}})", re.IGNORECASE)
+_DESIGNATOR = re.compile(r"(DL|ID|Z[A-Z0-9])([0-9]{4}|[A-Za-z0-9]{4})([0-9]{4})")
 _DL_ELEMENT = re.compile(r"D[A-Z]{2}")
 _HEADER_SEARCH = 48  # the file type sits within the first few characters, after any junk
 _NAMES = {"\n": "LF", "\r": "CR", "\x1e": "RS", "\x1c": "FS", "\x1d": "GS"}
@@ -125,11 +124,11 @@ def _designator_block(text: str, rest: int, version: int) -> tuple[int | None, t
         pos = rest
         jurisdiction_version = None
         if has_jurisdiction_version:
-            if not text[pos : pos + 2].isdigit():
+            if not _digits(text[pos : pos + 2]):
                 continue
             jurisdiction_version = int(text[pos : pos + 2])
             pos += 2
-        if not text[pos : pos + 2].isdigit():
+        if not _digits(text[pos : pos + 2]):
             continue
         entries = int(text[pos : pos + 2])
         subfiles, end = _designators(text, pos + 2, entries)
@@ -141,6 +140,11 @@ def _designator_block(text: str, rest: int, version: int) -> tuple[int | None, t
     return jurisdiction_version, subfiles, end
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also passes '²', which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _designators(text: str, pos: int, entries: int) -> tuple[tuple[Subfile, ...], int]:
     """Up to ``entries`` designators from ``pos`` (at least one is tried when it says zero)."""
     out: list[Subfile] = []
@@ -149,9 +153,9 @@ def _designators(text: str, pos: int, entries: int) -> tuple[tuple[Subfile, ...]
         if match is None:
             break
         kind, offset, length = match.groups()
-        if not offset.isdigit() and _DL_ELEMENT.match(offset):
+        if not _digits(offset) and _DL_ELEMENT.match(offset):
             break  # "DLDAQ...": the subfile itself, not a designator
-        out.append(Subfile(kind, int(offset) if offset.isdigit() else None, int(length)))
+        out.append(Subfile(kind, int(offset) if _digits(offset) else None, int(length)))
         pos = match.end()
     return tuple(out), pos
 
@@ -211,7 +215,7 @@ def _subfile_starts_at(text: str, start: int, kind: str) -> bool:
         return False
     after = text[start + 2 : start + 5]
     first = "D" if kind in ("DL", "ID") else "Z"
-    return (after[:1] == first and bool(_ELEMENT_ID.fullmatch(after))) or after[:1] in ("\n", "\r")
+    return (after[:1] == first and bool(ELEMENT_ID.fullmatch(after))) or after[:1] in ("\n", "\r")
 
 
 def _search_subfile(text: str, kind: str, body_start: int, separators: str) -> int | None:
@@ -240,7 +244,7 @@ def elements(body: str, separators: str) -> list[tuple[str, str]]:
     out = []
     for token in re.split(f"[{re.escape(separators)}]", body):
         token = token.lstrip()
-        if len(token) < 3 or not _ELEMENT_ID.match(token):
+        if len(token) < 3 or not ELEMENT_ID.match(token):
             continue
         out.append((token[:3], token[3:].strip()))
     if len(out) <= 2 and any(_runs_together(value) for _, value in out):

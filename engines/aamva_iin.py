@@ -15,7 +15,6 @@ from engines.aamva_data import TABLES
 
 USA = "USA"
 CAN = "CAN"
-MEX = "MEX"
 
 IIN_JURISDICTIONS: dict[str, tuple[str, str]] = {
     iin: (jurisdiction.code, jurisdiction.country)
@@ -32,8 +31,6 @@ JURISDICTION_IINS: dict[str, str] = {
 JURISDICTION_NAMES: dict[str, str] = {
     name: jurisdiction.code for jurisdiction in TABLES.jurisdictions for name in jurisdiction.front_names
 }
-
-CANADIAN_PROVINCES = frozenset(code for code, country in IIN_JURISDICTIONS.values() if country == CAN)
 
 
 def issuer(iin: str | None) -> tuple[str, str] | None:

@@ -81,7 +81,8 @@ def split_suffix(name: str | None) -> tuple[str | None, str | None]:
     return name, None
 
 
-def _first(elements: Mapping[str, str], key: str) -> str | None:
+def first_of(elements: Mapping[str, str], key: str) -> str | None:
+    """The value of the first element the card carries among those that hold ``key``."""
     for element_id in TABLES.elements[key]:
         if element_id in elements:
             return elements[element_id]
@@ -90,16 +91,16 @@ def _first(elements: Mapping[str, str], key: str) -> str | None:
 
 def read_names(elements: Mapping[str, str]) -> NameReading:
     """The name from whichever elements the card carries (separate ones preferred)."""
-    surname = clean_text(_first(elements, "surname"), strip_commas=True)
-    first = clean_text(_first(elements, "first_name"), strip_commas=True)
-    middle = clean_text(_first(elements, "middle_names"), strip_commas=True)
+    surname = clean_text(first_of(elements, "surname"), strip_commas=True)
+    first = clean_text(first_of(elements, "first_name"), strip_commas=True)
+    middle = clean_text(first_of(elements, "middle_names"), strip_commas=True)
     given = " ".join(part for part in (first, middle) if part) or None
     if given is None:
-        listed = _first(elements, "given_names")
+        listed = first_of(elements, "given_names")
         given = clean_text(listed.replace(",", " ") if listed else None)
-    suffix = normalise_suffix(_first(elements, "name_suffix"))
+    suffix = normalise_suffix(first_of(elements, "name_suffix"))
     truncated = _truncated(elements)
-    full = clean_text(_first(elements, "full_name"))
+    full = clean_text(first_of(elements, "full_name"))
     if full and (not surname or not given):
         reading = _full_name(full, suffix)
         return NameReading(

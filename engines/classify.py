@@ -11,21 +11,14 @@ probabilities tempered on held-out documents so that its confidence means what i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engines import doctype_model
 from engines.doctype_cues import licence_holder_described, mrz_line_type, names_itself
+from engines.doctype_model import Classification
 from engines.layout import PageText
 from engines.spec import DOCUMENT_TYPES
 
 _PARTIAL_EVIDENCE_CONFIDENCE = 0.5
-
-
-@dataclass(frozen=True)
-class Classification:
-    document_type: str
-    confidence: float
-    probabilities: dict[str, float]
 
 
 def classify_text(pages: Sequence[PageText]) -> Classification:

@@ -41,13 +41,13 @@ _APPROXIMATE_TWO_EDITS_LETTERS = 16
 _APPROXIMATE_MAX_CHARS = 4000
 _APPROXIMATE_TIERS = ("decisive", "strong")
 
-_AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
+AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
 # a line that starts with a date (a statement's row): 01.11.2023, 04/04/2024, 2024-04-04, 4 Apr 2024
-_DATED_ROW = re.compile(
+DATED_ROW = re.compile(
     r"\s*(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})(?!\d)|\d{4}-\d{2}-\d{2}|\d{1,2} [A-Za-z]{3,9}\.? \d{4})"
 )
 # a row of a payment plan: a date and the instalment due then, nothing else ("07/05/2024 167,55")
-_INSTALMENT_ROW = re.compile(_DATED_ROW.pattern + r"\s+(?:[^\s\d]{1,3}\s?)?" + _AMOUNT.pattern + r"\s*$")
+_INSTALMENT_ROW = re.compile(DATED_ROW.pattern + r"\s+(?:[^\s\d]{1,3}\s?)?" + AMOUNT.pattern + r"\s*$")
 # a till's item lines: a count times a unit price ("2 x 1,00"; OCR reads "2,98" as "2:98"), and an
 # amount followed by the letter of its VAT rate ("8,04 B")
 _COUNTED_ITEM = re.compile(r"\s*\d{1,3}\s*[x\u00d7*]\s*\d{1,5}[.,:]\d{2}(?!\d)", re.IGNORECASE)
@@ -235,10 +235,10 @@ def _page_words(pages: Sequence[PageText]) -> str:
 def _structures(pages: Sequence[PageText], text: str) -> list[float]:
     lines = [line.text for page in pages for line in page.lines]
     evidence = cues().evidence
-    dated = sum(1 for line in lines if _DATED_ROW.match(line))
+    dated = sum(1 for line in lines if DATED_ROW.match(line))
     instalments = sum(1 for line in lines if _INSTALMENT_ROW.match(line))
     tilled = sum(1 for line in lines if _COUNTED_ITEM.match(line) or _VAT_CLASSED_AMOUNT.search(line))
-    amounts = len(_AMOUNT.findall(text))
+    amounts = len(AMOUNT.findall(text))
     mrz = mrz_line_type(pages)
     return [
         float(mrz == "passport"),
@@ -268,7 +268,7 @@ def _paid_at_counter(text: str, means: re.Pattern[str] | None) -> bool:
     lines = text.split("\n")
     return any(
         _has(means, line)
-        and any(_AMOUNT.search(near) or _MASKED_CARD.search(near) for near in lines[i : i + 2])
+        and any(AMOUNT.search(near) or _MASKED_CARD.search(near) for near in lines[i : i + 2])
         for i, line in enumerate(lines)
     )
 

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from engines import ENGINE_VERSION
-from engines.doctype_cues import cue_features, feature_names
+from engines.doctype_cues import AMOUNT, DATED_ROW, cue_features, feature_names
 from engines.doctype_cues import fold_cue as fold_text
 from engines.layout import PageText
 from engines.spec import DOCUMENT_TYPES
@@ -68,10 +68,6 @@ _DEFAULT_CONFIG: dict[str, Any] = {
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,:/-]\d+)*")
 _DIGITS = re.compile(r"\d+")
-_AMOUNT = re.compile(r"\d[\d,. ]*[.,]\d{2}(?!\d)")
-_DATED = re.compile(
-    r"\s*(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})(?!\d)|\d{4}-\d{2}-\d{2}|\d{1,2} [A-Za-z]{3,9}\.? \d{4})"
-)
 _TIME = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d])")
 
 LAYOUT_FEATURES = (
@@ -192,8 +188,8 @@ def _layout(pages: Sequence[PageText], lines: Sequence[Any]) -> np.ndarray:
             math.log(n_pages),
             math.log1p(n),
             math.log1p(n / n_pages),
-            sum(1 for t in texts if _AMOUNT.search(t)) / n,
-            sum(1 for t in texts if _DATED.match(t)) / n,
+            sum(1 for t in texts if AMOUNT.search(t)) / n,
+            sum(1 for t in texts if DATED_ROW.match(t)) / n,
             sum(1 for t in texts if _TIME.search(t)) / n,
             spread,
             sum(widths) / n,
@@ -207,7 +203,9 @@ def _layout(pages: Sequence[PageText], lines: Sequence[Any]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Prediction:
+class Classification:
+    """A page set's type, how sure, and the probability of every type."""
+
     document_type: str
     confidence: float
     probabilities: dict[str, float]
@@ -250,10 +248,10 @@ class DoctypeModel:
         by_class = dict(zip(self.classes, p.tolist(), strict=True))
         return {t: by_class.get(t, 0.0) for t in DOCUMENT_TYPES}
 
-    def predict(self, pages: Sequence[PageText]) -> Prediction:
+    def predict(self, pages: Sequence[PageText]) -> Classification:
         probabilities = self.probabilities(pages)
         best = max(probabilities, key=lambda t: probabilities[t])
-        return Prediction(best, probabilities[best], probabilities)
+        return Classification(best, probabilities[best], probabilities)
 
 
 # ------------------------------------------------------------------------------------- fitting

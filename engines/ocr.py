@@ -99,9 +99,7 @@ class Ocr:
         # whole-page reading restores the word spaces the recogniser drops (engines/ocr_spaces.py)
         from engines.ocr_spaces import SpacedRecognizer
 
-        self._engine.text_rec = _RecognizerWithSpaces(
-            self._engine.text_rec, SpacedRecognizer(self._engine.text_rec)
-        )
+        self._engine.text_rec = SpacedRecognizer(self._engine.text_rec)
         self._lock = threading.Lock()
         self.vocabulary: list[str] = list(self._engine.text_rec.postprocess_op.character)
         self._rec_height = int(self._engine.text_rec.rec_image_shape[1])
@@ -241,21 +239,6 @@ class _ScaledDetector:
         if len(boxes) == 0:
             return np.zeros((0, 4, 2), dtype=np.float32)
         return np.asarray(boxes, dtype=np.float32)
-
-
-class _RecognizerWithSpaces:
-    """RapidOCR's recogniser object with its call replaced; its attributes (session, shapes,
-    vocabulary) stay reachable, because :meth:`Ocr.recognize` uses them directly."""
-
-    def __init__(self, recognizer: Any, call: Any) -> None:
-        self._recognizer = recognizer
-        self._call = call
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._recognizer, name)
 
 
 _instance: Ocr | None = None

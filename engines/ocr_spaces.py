@@ -49,7 +49,9 @@ def in_document_scripts(char: str) -> bool:
 
 
 class SpacedRecognizer:
-    """Drop-in replacement for RapidOCR's ``TextRecognizer.__call__`` that restores word spaces."""
+    """RapidOCR's ``TextRecognizer`` with its call replaced by one that restores word spaces; its
+    attributes (session, shapes, vocabulary) stay reachable, because :meth:`engines.ocr.Ocr.recognize`
+    uses them directly."""
 
     def __init__(self, recognizer: Any) -> None:
         self._rec = recognizer
@@ -58,6 +60,9 @@ class SpacedRecognizer:
         self._readable = np.array(
             [index == 0 or in_document_scripts(char) for index, char in enumerate(self._vocabulary)]
         )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rec, name)
 
     def __call__(self, img_list: Any, return_word_box: bool = False) -> tuple[list[tuple[str, float]], float]:
         if isinstance(img_list, np.ndarray):

@@ -90,14 +90,6 @@ _COMMON_ACCENTED = "".join(sorted(set(KNOWLEDGE.words("accented_capitals"))))
 _RARE_ACCENT = re.compile(rf"[^\W\d_A-Z{_COMMON_ACCENTED}ß]")
 
 
-def merge_readings(first: str, second: str) -> str | None:
-    """``first`` (PP-OCR's value) with ``second``'s accents and both readers' spaces, when
-    ``second`` contains the same letters as ``first`` once folded (it may carry stray marks
-    before or after: a border read as "|", a label's tail); ``None`` when they disagree."""
-    merged = _merged(first, second)
-    return merged.value if merged is not None else None
-
-
 @dataclasses.dataclass(frozen=True)
 class _Merged:
     value: str
@@ -142,8 +134,11 @@ def _located(first: str, second: str) -> tuple[list[_Char], int, int] | None:
 
 
 def _merged(first: str, second: str, *, person: bool = False) -> _Merged | None:
-    """The merge of :func:`merge_readings`; ``person``: the value is a person's name, whose words
-    all begin with a capital but for a few particles ("van", "de")."""
+    """``first`` (PP-OCR's value) with ``second``'s accents and both readers' spaces, when
+    ``second`` contains the same letters as ``first`` once folded (it may carry stray marks
+    before or after: a border read as "|", a label's tail); ``None`` when they disagree.
+    ``person``: the value is a person's name, whose words all begin with a capital but for a few
+    particles ("van", "de")."""
     located = _located(first, second)
     if located is None or _cut_from_a_word(*located):
         return None
@@ -314,7 +309,7 @@ def _one_letter_words(window: list[_Char]) -> set[int]:
     return found
 
 
-def _camel_case_joint(window: list[tuple[str, str, bool, bool]], offset: int) -> bool:
+def _camel_case_joint(window: list[_Char], offset: int) -> bool:
     """Does Tesseract read a lower-case letter followed by a capital there, with no space
     ("MistralNet")? A capital's side bearing widens the gap before it, and the word-space
     restorer of PP-OCR's reading takes that for a space; Tesseract, which spaces words itself,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from engines.business.name_spelling import MRZ_NAME_FIELDS, doubt_uncommon_spellings
-from engines.classify import identity_classification, printed_identity_type
+from engines.classify import printed_identity_type
 from engines.knowledge import KNOWLEDGE, alternation
 from engines.layout import PageText
 from engines.mrz.page_reading import codes_read_otherwise
@@ -313,10 +313,9 @@ def identity_result(
         len(reading.parse.check_digits),
         reading.repair.repair_count,
     )
-    classification = identity_classification(document_type, reading.document_type_confidence)
     return EngineResult(
-        document_type=classification.document_type,
-        document_type_confidence=classification.confidence,
+        document_type=document_type,
+        document_type_confidence=reading.document_type_confidence,
         pages=pages,
         fields=fields,
         checks=checks,

@@ -9,6 +9,7 @@ mistake.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from datetime import date
 
@@ -302,6 +303,17 @@ def test_an_unknown_iin_is_named_and_the_state_element_issues() -> None:
 )
 def test_unreadable_payloads_are_refused_with_the_reason(text: str, reason: str) -> None:
     with pytest.raises(AamvaError, match=reason):
+        parse_aamva(text)
+
+
+@pytest.mark.parametrize("digit", ["\u00b2", "\u0663"])  # superscript two, Arabic-Indic three
+def test_a_header_with_a_digit_that_is_not_ascii_is_refused_not_raised(digit: str) -> None:
+    """str.isdigit passes '²', which int() refuses: a hostile header must still end as a reason."""
+    text = f"@\n\x1e\rANSI 6360141{digit}0001DL00310120DLDAQD1234567\nDCSSMITH\r"
+    with pytest.raises(AamvaError):
+        parse_aamva(text)
+    text = f"@\n\x1e\rANSI 636014100{digit}01DL00310120DLDAQD1234567\nDCSSMITH\r"
+    with contextlib.suppress(AamvaError):  # read or refused, never an uncaught ValueError
         parse_aamva(text)
 
 

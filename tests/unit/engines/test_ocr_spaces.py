@@ -44,7 +44,7 @@ def test_the_recogniser_reads_only_the_scripts_documents_print() -> None:
     """GIVEN the recogniser's output where a Chinese character (月) or a letterlike sign (℃, as a
     smeared MRZ's C was read: "6℃YP" for CYP) is likeliest in a frame and a Latin one next
     THEN the Latin one is read: no document we read prints the others."""
-    recognizer = get_ocr()._engine.text_rec._call
+    recognizer = get_ocr()._engine.text_rec
     vocabulary = recognizer._vocabulary
     frames = []
     for likeliest, next_best in (("月", "1"), ("℃", "C"), ("Y", "Y")):

@@ -13,7 +13,6 @@ from engines.second_reading import (
     _merged,
     confirm_fields,
     fold,
-    merge_readings,
     respell_unspellable,
 )
 from engines.types import FieldResult
@@ -45,7 +44,7 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     ],
 )
 def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, second, merged):
-    assert merge_readings(first, second) == merged
+    assert (result := _merged(first, second)) is not None and result.value == merged
 
 
 @pytest.mark.parametrize(
@@ -60,7 +59,7 @@ def test_agreeing_readings_merge_with_accents_and_both_readers_spaces(first, sec
     ],
 )
 def test_disagreeing_or_ambiguous_readings_do_not_merge(first, second):
-    assert merge_readings(first, second) is None
+    assert _merged(first, second) is None
 
 
 @pytest.mark.parametrize(
@@ -143,7 +142,7 @@ def test_tesseracts_gaps_in_a_tracked_out_heading_are_not_word_spaces(
 ) -> None:
     """A heading printed with wide letter spacing reads as letter groups in Tesseract; PP-OCR's
     whole word stands, while a single missing word space is still restored."""
-    assert merge_readings(first, second) == merged
+    assert (result := _merged(first, second)) is not None and result.value == merged
 
 
 @pytest.mark.parametrize(
