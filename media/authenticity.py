@@ -1,7 +1,8 @@
 """Advisory authenticity signals of a page image: a photo of a screen, a print or photocopy, an
-edited region. Each is a named check with a score and a sentence for the reviewer; none ever
-declines a document (a genuine card photographed on a glossy table can look printed, a
-re-saved scan can look edited): they point a reviewer at what to look at.
+edited region, a patch copied within the page. Each is a named check with a score and a
+sentence for the reviewer; none ever declines a document (a genuine card photographed on a
+glossy table can look printed, a re-saved scan can look edited): they point a reviewer at what
+to look at.
 
 ``screen``  a screen's sub-pixel grid photographed by a camera leaves sharp periodic peaks in the
             colour (chroma) spectrum at short periods (2-8 pixels), where a paper document's
@@ -16,6 +17,11 @@ re-saved scan can look edited): they point a reviewer at what to look at.
             region changes far less at its own offset than elsewhere (a "JPEG ghost"). Score: the
             number of 32-pixel cells in the largest block ghosted at an offset other than the
             page's own, with its box.
+``copied``  a patch of the page pasted elsewhere on it (a digit or a few characters copied over
+            another field's) is identical to its source, sensor noise and all, where two prints of
+            one glyph never are: overlapping 8 x 8 blocks with the same fine descriptor, at one
+            shift, side by side, and not a pattern that repeats anyway (:mod:`media.copy_move`).
+            Score: the block pairs of the largest such patch, with the pasted copy's box.
 ``zones``   the printed page, the MRZ and the barcode state the same facts: the engine's
             cross-checks (``mrz_matches_visual_zone``, ``barcode_vs_front``) failing are
             evidence too (:func:`zones_signal`, after the reading). Score: the fields in
@@ -26,8 +32,16 @@ cannot resolve its pixels; a print on a high-resolution inkjet (no regular scree
 made on the uncompressed original before a single JPEG save, a page resized or re-compressed
 hard afterwards (both erase the second grid), a field pasted from a JPEG saved at a high quality
 (above about 80: its ghost is faint) or within a pixel of the page's own grid; a field retyped
-in the same font; a forger who knows these measures. The zones signal only catches an edit to
-one zone (a name changed on the page but not in the MRZ) and fires on an OCR misreading too.
+in the same font; a forger who knows these measures. The copied signal misses a copy of less
+than a character (one character is flagged in four of five), a copy re-saved at a low quality
+(at JPEG quality 75, two in three are flagged), a copy resized, rotated or retouched before it
+was pasted, a copy of a repeating glyph (MRZ fillers ``<<<``, left out as a pattern), and a page
+resized after the edit (a photo larger than DOCINTEL_PAGE_MAX_SIDE is fitted before it is scored:
+the two copies no longer match pixel for pixel); it cannot tell a copy from a repeat on a page
+drawn by a computer (not scored) nor, at times, on a scan with little noise (a receipt listing
+one item twice), and copies from another capture of the same document are the edited signal's.
+The zones signal only catches an edit to one zone (a name changed on the page but not in the
+MRZ) and fires on an OCR misreading too.
 Measured on generated attacks (``synth.capture.attack_pages``) by bench/authenticity.py, held by
 tests/unit/media/test_authenticity.py (AUC and false-positive rates in docs/capture-quality.md).
 """
@@ -41,22 +55,29 @@ from typing import Any
 import cv2
 import numpy as np
 
+from media.copy_move import copied_score
+
 # Score at or above which a signal is flagged (shown as "not passed" to the reviewer).
 # Chosen on the generated attack set (bench/authenticity.py, seed 31, docs/capture-quality.md)
 # above every clean capture's and bundled sample's score, so that a clean capture is rarely
-# flagged (on the same pages: an optimistic false-positive rate).
-THRESHOLDS: dict[str, float] = {"screen": 21.5, "print": 22.0, "edited": 7.0}
+# flagged (on the same pages: an optimistic false-positive rate). copied: 50 block pairs, about
+# twice the highest clean photo's or bundled sample's score (14 and 27) and half the smallest
+# copied page's in the attack set (101): a few characters copied score 100-1,000, one character
+# 30-350 (most above 50), while no clean phone photo of 145 generated ones reached 50.
+THRESHOLDS: dict[str, float] = {"screen": 21.5, "print": 22.0, "edited": 7.0, "copied": 50.0}
 EXPLANATIONS: dict[str, str] = {
     "screen": "periodic colour pattern of a screen's pixel grid (moiré): possibly a photo of a screen",
     "print": "regular halftone dots and little colour: possibly a print-out or photocopy",
     "edited": "a region with a JPEG grid of its own: possibly pasted in from another image",
+    "copied": "a patch found twice on the page, pixel for pixel: possibly copied over another field",
 }
+SIGNALS: tuple[str, ...] = ("screen", "print", "edited", "copied")
 _CROP = 512
 
 
 @dataclass(frozen=True)
 class Signal:
-    name: str  # screen | print | edited
+    name: str  # one of SIGNALS
     score: float
     threshold: float
     page: int
@@ -197,10 +218,12 @@ def edited_score(bgr: np.ndarray) -> tuple[float, tuple[float, float, float, flo
 
 def signals_of_page(bgr: np.ndarray, page: int = 1) -> list[Signal]:
     edited, box = edited_score(bgr)
+    copied, copied_box = copied_score(bgr)
     return [
         Signal("screen", screen_score(bgr), THRESHOLDS["screen"], page),
         Signal("print", print_score(bgr), THRESHOLDS["print"], page),
         Signal("edited", edited, THRESHOLDS["edited"], page, box),
+        Signal("copied", copied, THRESHOLDS["copied"], page, copied_box),
     ]
 
 
@@ -216,7 +239,7 @@ def signals_of_images(images: Sequence[bytes], numbers: Sequence[int] | None = N
         for signal in signals_of_page(image, number):
             if signal.name not in best or signal.score > best[signal.name].score:
                 best[signal.name] = signal
-    return [best[name] for name in ("screen", "print", "edited") if name in best]
+    return [best[name] for name in SIGNALS if name in best]
 
 
 # --------------------------------------------------------------------------------------------

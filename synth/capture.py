@@ -4,8 +4,9 @@
 starts to cost accuracy needs each on its own, graded. :func:`capture_defect` applies one of
 ``DEFECTS`` at ``level`` (its own unit, see ``DEFECT_UNITS``) to an RGB image; the attacks
 (:func:`screen_rephoto`, :func:`halftone_rescan`, :func:`pasted_field`) build what a fraudster
-uploads from a genuine capture. Every random choice is drawn from the caller's generator, so a
-seed reproduces the same pixels. Used by ``bench/capture_quality.py`` and the tests of
+uploads from a genuine capture, :func:`copied_text` a forgery made with the page's own glyphs.
+Every random choice is drawn from the caller's generator, so a seed reproduces the same pixels.
+Used by ``bench/capture_quality.py``, ``bench/authenticity.py`` and the tests of
 ``media.capture_quality`` and ``media.authenticity``.
 """
 
@@ -154,6 +155,59 @@ def pasted_field(
     return edited, (x0, y0, x0 + patch.shape[1], y0 + patch.shape[0])
 
 
+def copied_text(
+    image: np.ndarray, rng: np.random.Generator, pad: int = 3
+) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A few characters of one printed field copied over another field's characters on the same
+    page (the copy-move a fraudster makes to change a date or a number with the document's own
+    glyphs): a rectangle as tall as the text (plus ``pad`` pixels) and 1.5-3 text heights wide,
+    taken from one line of text and pasted, pixel for pixel, over characters of another line of
+    about the same height (found by :func:`_text_lines`; two rectangles of the page's middle when
+    there are not two such lines). Returns the edited image and the pasted box (x0, y0, x1, y1). Encode
+    the result as JPEG to finish the forgery."""
+    h, w = image.shape[:2]
+    lines = [box for box in _text_lines(image) if box[3] - box[1] >= 12]
+    pairs = [(a, b) for a in lines for b in lines if a != b and 0.7 <= (a[3] - a[1]) / (b[3] - b[1]) <= 1.4]
+    for index in rng.permutation(len(pairs)) if pairs else []:
+        a, b = pairs[int(index)]
+        box_h = max(a[3] - a[1], b[3] - b[1]) + 2 * pad
+        text_w = min(round(float(rng.uniform(1.5, 3.0)) * box_h), a[2] - a[0], b[2] - b[0])
+        box_w = text_w + 2 * pad
+        sx = a[0] - pad + int(rng.integers(0, a[2] - a[0] - text_w + 1))
+        sy = (a[1] + a[3]) // 2 - box_h // 2
+        dx = b[0] - pad + int(rng.integers(0, b[2] - b[0] - text_w + 1))
+        dy = (b[1] + b[3]) // 2 - box_h // 2
+        inside = min(sx, sy, dx, dy) >= 0 and max(sx, dx) + box_w <= w and max(sy, dy) + box_h <= h
+        if inside and (abs(dx - sx) >= box_w or abs(dy - sy) >= box_h):
+            break
+    else:  # no two lines of text fit
+        box_w, box_h = max(16, w // 10), max(16, h // 25)
+        sx, sy = int(rng.integers(w // 5, w // 2 - box_w)), int(rng.integers(h // 5, 4 * h // 5 - box_h))
+        dx, dy = int(rng.integers(w // 2, 4 * w // 5 - box_w)), int(rng.integers(h // 5, 4 * h // 5 - box_h))
+    edited = image.copy()
+    edited[dy : dy + box_h, dx : dx + box_w] = image[sy : sy + box_h, sx : sx + box_w]
+    return edited, (dx, dy, dx + box_w, dy + box_h)
+
+
+def _text_lines(image: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the page's dark words and short lines of text: glyph-sized dark
+    blobs joined along their row, at least twice as wide as tall."""
+    gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    heights, widths = stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]
+    glyph = (heights >= 8) & (heights <= 60) & (widths <= 60) & (stats[:, cv2.CC_STAT_AREA] >= 12)
+    glyph[0] = False  # the background
+    glyphs = glyph[labels].astype(np.uint8) * 255
+    words = cv2.morphologyEx(glyphs, cv2.MORPH_CLOSE, np.ones((3, 15), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(words, connectivity=8)
+    return [
+        (int(x), int(y), int(x + bw), int(y + bh))
+        for x, y, bw, bh, area in stats[1:]
+        if 10 <= bh <= 50 and bw >= 2 * bh and area >= 0.3 * bw * bh
+    ]
+
+
 # --------------------------------------------------------------------------------------------
 # A generated attack set
 
@@ -177,13 +231,23 @@ def _saved(image: np.ndarray, quality: int = 90) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def attack_pages(seed: int, count: int) -> dict[str, list[np.ndarray]]:
+def copy_rng(seed: int, index: int) -> np.random.Generator:
+    """The copied attack's own random stream for page ``index`` (the other attacks' stream,
+    ``1000 + index``, is left as it was: their pages stay the same for a seed)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+
+
+def attack_pages(
+    seed: int, count: int, boxes: dict[str, list[tuple[int, int, int, int]]] | None = None
+) -> dict[str, list[np.ndarray]]:
     """``count`` clean phone photos of MRZ documents (seed ``seed``) and each attack made from
     each of them, as the BGR pages an upload decodes to (every page saved as a JPEG at quality
-    90, as a phone or browser saves it): ``clean``, ``screen``, ``print`` and ``edited`` (a
+    90, as a phone or browser saves it): ``clean``, ``screen``, ``print``, ``edited`` (a
     rectangle pasted from another document, seed ``seed + 1``, saved first at a quality drawn
-    from 55-75)."""
-    out: dict[str, list[np.ndarray]] = {"clean": [], "screen": [], "print": [], "edited": []}
+    from 55-75) and ``copied`` (a few characters of the page copied over another field's,
+    :func:`copied_text`, drawn from :func:`copy_rng`). ``boxes``, when given, receives the
+    pasted boxes (x0, y0, x1, y1) of the ``edited`` and ``copied`` pages."""
+    out: dict[str, list[np.ndarray]] = {"clean": [], "screen": [], "print": [], "edited": [], "copied": []}
     for index in range(count):
         rng = np.random.default_rng(1000 + index)
         image = _photo_rgb(seed, index)
@@ -191,5 +255,11 @@ def attack_pages(seed: int, count: int) -> dict[str, list[np.ndarray]]:
         out["screen"].append(_saved(screen_rephoto(image, rng)))
         out["print"].append(_saved(halftone_rescan(image, rng)))
         quality = int(rng.integers(55, 76))
-        out["edited"].append(_saved(pasted_field(image, _photo_rgb(seed + 1, index), rng, quality)[0]))
+        edited, edited_box = pasted_field(image, _photo_rgb(seed + 1, index), rng, quality)
+        out["edited"].append(_saved(edited))
+        copied, copied_box = copied_text(image, copy_rng(seed, index))
+        out["copied"].append(_saved(copied))
+        if boxes is not None:
+            boxes.setdefault("edited", []).append(edited_box)
+            boxes.setdefault("copied", []).append(copied_box)
     return out

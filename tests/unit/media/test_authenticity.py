@@ -1,8 +1,9 @@
 """Advisory authenticity signals on generated attacks against clean captures, seed fixed.
 
 The attacks (synth.capture.attack_pages): the capture shown on a simulated screen and
-re-photographed (pixel grid, moiré), printed with a halftone screen and re-scanned, and a
-rectangle pasted in from another document's JPEG. Each signal's ROC AUC against the clean
+re-photographed (pixel grid, moiré), printed with a halftone screen and re-scanned, a
+rectangle pasted in from another document's JPEG, and a few of the page's own characters copied
+over another field's. Each signal's ROC AUC against the clean
 captures is held above a floor, a regression guard: the figures themselves, on a larger set, are
 bench/authenticity.py's (docs/capture-quality.md).
 """
@@ -17,6 +18,7 @@ import pytest
 
 from media.authenticity import (
     THRESHOLDS,
+    copied_score,
     edited_score,
     print_score,
     screen_score,
@@ -26,18 +28,25 @@ from media.authenticity import (
 from synth.capture import attack_pages
 
 COUNT = 8
+# The pasted boxes of the edited and copied pages of attack_set(), filled when it is made.
+PASTED: dict[str, list[tuple[int, int, int, int]]] = {}
 
 
 @cache
 def attack_set() -> dict[str, list[np.ndarray]]:
     """BGR pages: clean captures and each attack made from them (seed 31, donors from seed 32)."""
-    return attack_pages(31, COUNT)
+    return attack_pages(31, COUNT, PASTED)
 
 
 @cache
 def edited_scores(kind: str) -> list[tuple[float, tuple[float, float, float, float] | None]]:
     """The edited signal of every page of ``kind`` (about a second a page: computed once)."""
     return [edited_score(page) for page in attack_set()[kind]]
+
+
+@cache
+def copied_scores(kind: str) -> list[tuple[float, tuple[float, float, float, float] | None]]:
+    return [copied_score(page) for page in attack_set()[kind]]
 
 
 def auc(positives: list[float], negatives: list[float]) -> float:
@@ -51,12 +60,14 @@ SCORES = {
     "print": print_score,
 }
 # Floors under the AUC measured on these pages (docs/capture-quality.md): a regression guard.
-AUC_FLOORS = {"screen": 0.75, "print": 0.95, "edited": 0.9}
+AUC_FLOORS = {"screen": 0.75, "print": 0.95, "edited": 0.9, "copied": 0.95}
 
 
 def _scores(signal: str, kind: str) -> list[float]:
     if signal == "edited":
         return [score for score, _ in edited_scores(kind)]
+    if signal == "copied":
+        return [score for score, _ in copied_scores(kind)]
     return [SCORES[signal](page) for page in attack_set()[kind]]
 
 
@@ -86,6 +97,91 @@ def test_a_page_without_a_second_jpeg_grid_scores_nothing():
     assert edited_score(flat) == (0.0, None)
 
 
+def test_copied_characters_are_flagged_over_the_pasted_box_and_no_clean_capture_is():
+    """GIVEN photos, and the same with a few characters copied over another field's WHEN scored
+    THEN every copy is flagged with a region on the pasted box, no clean photo is flagged."""
+    attack_set()
+    assert all(score < THRESHOLDS["copied"] for score, _ in copied_scores("clean"))
+    for (score, region), page, pasted in zip(
+        copied_scores("copied"), attack_set()["copied"], PASTED["copied"], strict=True
+    ):
+        assert score >= THRESHOLDS["copied"] and region is not None
+        assert _overlaps(region, page.shape, pasted)
+
+
+def _overlaps(
+    region: tuple[float, float, float, float], shape: tuple[int, ...], box: tuple[int, int, int, int]
+) -> bool:
+    h, w = shape[:2]
+    x0, y0, x1, y1 = region[0] * w, region[1] * h, region[2] * w, region[3] * h
+    return min(x1, box[2]) > max(x0, box[0]) and min(y1, box[3]) > max(y0, box[1])
+
+
+# Lines of one font with the same words, digits and fillers printed again and again.
+_REPEATED_LINES = (
+    "DATE OF BIRTH 01/03/1990",
+    "DATE OF ISSUE 01/03/2026",
+    "DATE OF EXPIRY 01/03/2031",
+    "PLACE OF BIRTH LONDON",
+    "P<GBRSMITH<<ANNA<MARIA<<<<<<<<<<<<<<<<<",
+    "1234567897GBR9001014F3103016<<<<<<<<<<<<<<02",
+)
+
+
+_FONT, _SCALE, _LEFT, _TOP, _LINE = cv2.FONT_HERSHEY_SIMPLEX, 1.05, 40, 70, 95
+
+
+def _printed_page(seed: int) -> np.ndarray:
+    """A page of repeated printed text photographed: slightly soft, sensor noise, saved as a JPEG
+    at quality 85 (BGR)."""
+    rng = np.random.default_rng(seed)
+    page = np.full((620, 1100), 228, np.float32)
+    page += np.linspace(-12, 12, 1100, dtype=np.float32)[None, :]  # uneven light
+    for row, line in enumerate(_REPEATED_LINES):
+        cv2.putText(page, line, (_LEFT, _TOP + _LINE * row), _FONT, _SCALE, 40, 2, cv2.LINE_AA)
+    page = cv2.GaussianBlur(page, (0, 0), 0.7) + rng.normal(0, 2.5, page.shape).astype(np.float32)
+    bgr = cv2.cvtColor(np.clip(page, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    return _jpeg(bgr, 85)
+
+
+def _year_box(row: int) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) of the last four characters of line ``row``, 3 pixels around."""
+    line = _REPEATED_LINES[row]
+    (before, _), _ = cv2.getTextSize(line[:-4], _FONT, _SCALE, 2)
+    (whole, height), _ = cv2.getTextSize(line, _FONT, _SCALE, 2)
+    baseline = _TOP + _LINE * row
+    return _LEFT + before - 3, baseline - height - 3, _LEFT + whole + 3, baseline + 4
+
+
+def _jpeg(bgr: np.ndarray, quality: int) -> np.ndarray:
+    ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def test_repeated_printed_letters_are_not_a_copy_and_a_pasted_copy_of_them_is():
+    """GIVEN a photographed page that prints the same words, digits and MRZ fillers many times
+    WHEN scored THEN nothing is flagged (each print has its own noise); GIVEN the same page with
+    the expiry's year "2031" copied over the issue's "2026" and saved again THEN it is flagged,
+    with a region on the pasted rectangle."""
+    page = _printed_page(7)
+    assert copied_score(page)[0] < THRESHOLDS["copied"]
+    forged = page.copy()
+    sx0, sy0, sx1, sy1 = _year_box(2)  # "2031", the expiry's year...
+    x0, y0, _, _ = _year_box(1)  # ... over "2026", the issue's
+    pasted = (x0, y0, x0 + sx1 - sx0, y0 + sy1 - sy0)
+    forged[y0 : pasted[3], x0 : pasted[2]] = page[sy0:sy1, sx0:sx1]
+    forged = _jpeg(forged, 90)
+    score, region = copied_score(forged)
+    assert score >= THRESHOLDS["copied"] and region is not None
+    assert _overlaps(region, forged.shape, pasted)
+
+
+def test_a_page_without_a_copy_scores_nothing():
+    assert copied_score(np.full((256, 256, 3), 200, np.uint8)) == (0.0, None)
+    assert copied_score(np.full((16, 16, 3), 200, np.uint8)) == (0.0, None)
+
+
 def test_signals_are_advisory_checks_with_a_score_and_an_explanation():
     _, data = cv2.imencode(".jpg", attack_set()["print"][0])
     signals = [s.to_dict() for s in signals_of_images([data.tobytes()])]
@@ -93,6 +189,7 @@ def test_signals_are_advisory_checks_with_a_score_and_an_explanation():
         "authenticity_screen",
         "authenticity_print",
         "authenticity_edited",
+        "authenticity_copied",
     ]
     assert all(s["advisory"] and s["kind"] == "authenticity" for s in signals)
     printed = signals[1]
