@@ -545,7 +545,7 @@ SETTINGS: tuple[Setting, ...] = (
         section="Decision and review",
         read_by=("worker", "commands"),
         source=BASE,
-        description="Compute the advisory authenticity signals (screen photo, print or photocopy, edited region, text copied within the page) of every photographed or scanned page and show them to reviewers; they never decline a document. The MRZ, barcode and printed page disagreeing is shown as a signal too (from the reading's checks).",
+        description="Compute the advisory authenticity signals (screen photo, print or photocopy, edited region, text copied within the page, one character of a date or number unlike the rest of its field) of every photographed or scanned page and show them to reviewers; they never decline a document. The MRZ, barcode and printed page disagreeing is shown as a signal too (from the reading's checks).",
     ),
     Setting(
         name="DOCINTEL_CAPTURE_MAX_PAGES",

@@ -60,6 +60,7 @@ from engines.types import EngineError, EngineResult, FieldResult
 from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images
 from media.pdf_render import PreparedPage
 from media.preprocessing import PageLimits, prepare_pages
+from media.reading_signals import glyph_check
 
 logger = logging.getLogger(__name__)
 S = DocumentStatus
@@ -455,6 +456,7 @@ def documents_infer_finish(
     ``_batch_or_each``), so one bad row cannot keep the others from their decision."""
     outcomes: list[StepOutcome] = [SKIPPED] * len(finished)
     assessed: list[_Assessed] = []
+    signals: dict[uuid.UUID, dict[str, Any]] = {}  # the reading's authenticity signals, per document
     for index, (begun, result) in enumerate(finished):
         if isinstance(result, EngineError):
             document_fail(document=begun.document, code=result.code, message=result.message)
@@ -470,12 +472,18 @@ def documents_infer_finish(
             custom=begun.custom_for(result.document_type),
             tenant_id=begun.document.tenant_id,
         )
+        if settings.DOCINTEL_AUTHENTICITY_SIGNALS:  # advisory: stored with the page checks
+            glyphs = glyph_check(
+                begun.pages, begun.text_layer, result.fields, settings.DOCINTEL_CAPTURE_MAX_PAGES
+            )
+            if glyphs is not None:
+                signals[begun.document.pk] = glyphs
         timings = {"infer": infer_ms, "validate": _elapsed_ms(started)}
         assessed.append((index, begun, result, assessment, timings))
         metrics.stage_observe("validate", time.perf_counter() - started)
     if not assessed:
         return outcomes
-    for index in _store_and_decide(assessed):
+    for index in _store_and_decide(assessed, signals):
         outcomes[index] = StepOutcome(ran=True)
     return outcomes
 
@@ -484,8 +492,9 @@ def documents_infer_finish(
 _Assessed = tuple[int, InferInput, EngineResult, Assessment, dict[str, int]]
 
 
-def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
-    """The transaction of :func:`documents_infer_finish`; the indexes of the documents it stored."""
+def _store_and_decide(assessed: list[_Assessed], signals: dict[uuid.UUID, dict[str, Any]]) -> list[int]:
+    """The transaction of :func:`documents_infer_finish`; the indexes of the documents it stored.
+    ``signals``: authenticity checks of the reading (by document), added to its page checks."""
     started = time.perf_counter()
     # the audit events (two transitions and a review task a document) are appended together at
     # the end: the chain's lock, which every writer waits for, is held only from there to the commit
@@ -541,6 +550,16 @@ def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
             # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
             document.document_type_confidence = assessment.result.document_type_confidence
             document.timings_ms = {**document.timings_ms, **timings}
+            if document.pk in signals:
+                transaction.on_commit(
+                    functools.partial(
+                        metrics.page_checks_observe, checks=[signals[document.pk]], sent_back=False
+                    )
+                )
+                document.page_checks = [
+                    *(c for c in document.page_checks if c.get("name") != signals[document.pk]["name"]),
+                    signals[document.pk],
+                ]
             document_transition(
                 document=document, target=S.EXTRACTED, expected=S.PROCESSING, locked=True, write=False
             )
@@ -553,7 +572,7 @@ def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
             )
         _rows_write(
             [document for _, document, _, _, _ in ready],
-            ["decision", "document_type", "document_type_confidence", "timings_ms"],
+            ["decision", "document_type", "document_type_confidence", "timings_ms", "page_checks"],
         )
         routing.insert()
     decide_s = (time.perf_counter() - started) / len(ready)

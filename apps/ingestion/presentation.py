@@ -55,6 +55,7 @@ CHECK_LABELS: dict[str, tuple[str, str]] = {
     "authenticity_print": ("Authenticity signals (advisory)", "Not a print-out or photocopy"),
     "authenticity_edited": ("Authenticity signals (advisory)", "No region with its own JPEG history"),
     "authenticity_copied": ("Authenticity signals (advisory)", "No patch copied within the page"),
+    "authenticity_glyphs": ("Authenticity signals (advisory)", "Each field's characters alike"),
     "authenticity_zones": ("Authenticity signals (advisory)", "MRZ, barcode and printed page agree"),
     "mrz_found": ("Identity cross-checks", "Machine-readable zone found"),
     "mrz_check_digits": ("Identity cross-checks", "MRZ check digits"),

@@ -185,3 +185,25 @@ def test_a_document_with_an_attempt_behind_it_is_not_prepared_with_its_batch(ten
     prepare_batch(ids)
     statuses = [Document.objects.get(pk=i).status for i in ids]
     assert statuses == [S.PROCESSING, S.QUEUED, S.PROCESSING]
+
+
+def test_the_readings_glyph_signal_is_stored_beside_the_page_checks(tenant):
+    """GIVEN a prepared document whose page shows a date with one digit pasted in at another size
+    WHEN the reading places that date THEN the inference step stores the advisory
+    authenticity_glyphs check, flagged on the date's box, among the document's page checks,
+    and the decision does not change because of it."""
+    from tests.unit.media.test_field_glyphs import DATE_BOX, _encoded, _page
+
+    (document_id,) = _prepared(tenant, 1, salt=9)
+    (begun,) = documents_infer_begin(document_ids=[document_id])
+    assert isinstance(begun, InferInput)
+    begun = dataclasses.replace(begun, pages=[_encoded(_page({"scale": 1.25}))])
+    result = FixedReader().read_document([b""])
+    fields = dict(result.fields)
+    fields["date_of_birth"] = FieldResult("1985-03-29", 0.99, page=1, bbox=DATE_BOX, source="ocr")
+    result = dataclasses.replace(result, fields=fields)
+    assert documents_infer_finish(finished=[(begun, result)]) == [StepOutcome(ran=True)]
+    document = Document.objects.get(pk=document_id)
+    (glyphs,) = [c for c in document.page_checks if c["name"] == "authenticity_glyphs"]
+    assert not glyphs["passed"] and glyphs["advisory"] and glyphs["region"] == [round(v, 4) for v in DATE_BOX]
+    assert document.status == S.NEEDS_REVIEW
