@@ -109,6 +109,23 @@ def test_batch_exports_carry_the_titles_in_schema_order(tenant, payslip_type):
     assert '"title": "Employee ID"' in line
 
 
+def test_the_decided_webhook_carries_the_fields_in_schema_order(tenant, payslip_type):
+    """The document.decided webhook's body is the API result: the payslip's own fields, keyed by
+    the schema's properties, in schema order, with their titles."""
+    import json
+
+    from apps.webhooks.models import DocumentCallback, WebhookDelivery, WebhookEvent
+    from apps.webhooks.services import webhook_document_event
+
+    document = _read(tenant)
+    DocumentCallback.objects.create(document=document, url="https://hooks.example.com/docintel")
+    delivery = webhook_document_event(document=document, event=WebhookEvent.DOCUMENT_DECIDED)
+    assert isinstance(delivery, WebhookDelivery)
+    body = json.loads(delivery.body)
+    assert list(body["fields"]) == list(PAYSLIP_SCHEMA["properties"])
+    assert body["fields"]["employee_id"]["title"] == "Employee ID"
+
+
 def test_recalibrate_fits_the_types_own_map_and_then_it_is_calibrated(
     tenant, payslip_type, tmp_path, monkeypatch
 ):
