@@ -135,11 +135,12 @@ bench-accuracy: setup var/bench/synth var/bench/all-types var/bench/independent
 	$(PY) bench/accuracy_table.py $(ACCURACY_RECORD)
 	$(PY) bench/api_throughput.py
 
-# Capture quality and authenticity (docs/capture-quality.md, ~15 minutes on 2 cores): field accuracy
+# Capture quality and authenticity (docs/capture-quality.md, docs/field-glyphs.md; ~17 minutes on 2 cores): field accuracy
 # against each capture measure with the thresholds it suggests, and each authenticity signal's ROC.
 bench-capture: setup
 	$(PY) bench/capture_quality.py
 	$(PY) bench/authenticity.py
+	$(PY) bench/field_glyphs.py
 
 # A new engine version refits both fitted artefacts, each on its own seeds (docs/engine/doctype-model.md):
 # the document-type model on synth seeds 3000-3019 (3090-3091 held out), then the confidence
