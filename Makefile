@@ -135,8 +135,9 @@ bench-accuracy: setup var/bench/synth var/bench/all-types var/bench/independent
 	$(PY) bench/accuracy_table.py $(ACCURACY_RECORD)
 	$(PY) bench/api_throughput.py
 
-# Capture quality and authenticity (docs/capture-quality.md, docs/field-glyphs.md; ~17 minutes on 2 cores): field accuracy
-# against each capture measure with the thresholds it suggests, and each authenticity signal's ROC.
+# Capture quality and authenticity (docs/capture-quality.md, docs/field-glyphs.md; ~17 minutes on
+# 2 cores): field accuracy against each capture measure with the thresholds it suggests, and each
+# authenticity signal's ROC.
 bench-capture: setup
 	$(PY) bench/capture_quality.py
 	$(PY) bench/authenticity.py
