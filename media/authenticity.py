@@ -216,9 +216,13 @@ def edited_score(bgr: np.ndarray) -> tuple[float, tuple[float, float, float, flo
     return float(best), box
 
 
-def signals_of_page(bgr: np.ndarray, page: int = 1) -> list[Signal]:
+def signals_of_page(bgr: np.ndarray, page: int = 1, full_size: np.ndarray | None = None) -> list[Signal]:
+    """The page signals of one page image. ``full_size``: the same page as uploaded, before it
+    was fitted within the page size limit; the copy-move signal looks there, since resampling
+    makes the two copies of a pasted patch differ (a copy on a 4000-pixel phone photo fitted to
+    2400 pixels is all but gone)."""
     edited, box = edited_score(bgr)
-    copied, copied_box = copied_score(bgr)
+    copied, copied_box = copied_score(full_size if full_size is not None else bgr)
     return [
         Signal("screen", screen_score(bgr), THRESHOLDS["screen"], page),
         Signal("print", print_score(bgr), THRESHOLDS["print"], page),
@@ -227,19 +231,35 @@ def signals_of_page(bgr: np.ndarray, page: int = 1) -> list[Signal]:
     ]
 
 
-def signals_of_images(images: Sequence[bytes], numbers: Sequence[int] | None = None) -> list[Signal]:
+def signals_of_images(
+    images: Sequence[bytes],
+    numbers: Sequence[int] | None = None,
+    full_size: Mapping[int, bytes] | None = None,
+) -> list[Signal]:
     """One signal of each kind for the document: each kind's highest-scoring page. Pages that
-    do not decode are left out."""
+    do not decode are left out. ``full_size``: by page number, the upload's own image of a page
+    that was made smaller to be stored (see :func:`signals_of_page`)."""
     numbers = list(numbers) if numbers is not None else list(range(1, len(images) + 1))
     best: dict[str, Signal] = {}
     for data, number in zip(images, numbers, strict=True):
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
             continue
-        for signal in signals_of_page(image, number):
+        for signal in signals_of_page(image, number, _larger(image, (full_size or {}).get(number))):
             if signal.name not in best or signal.score > best[signal.name].score:
                 best[signal.name] = signal
     return [best[name] for name in SIGNALS if name in best]
+
+
+def _larger(page: np.ndarray, original: bytes | None) -> np.ndarray | None:
+    """The upload's image of the page when it decodes to the page's shape at a larger size."""
+    if original is None:
+        return None
+    image = cv2.imdecode(np.frombuffer(original, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.shape[0] * image.shape[1] <= page.shape[0] * page.shape[1]:
+        return None
+    same_shape = abs(image.shape[1] / image.shape[0] - page.shape[1] / page.shape[0]) < 0.02
+    return image if same_shape else None
 
 
 # --------------------------------------------------------------------------------------------

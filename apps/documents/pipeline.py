@@ -175,11 +175,12 @@ def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
         if document is None:
             continue
         started = time.perf_counter()
-        pages = _split(document)
-        if pages is None:
+        split = _split(document)
+        if split is None:
             outcomes[index] = StepOutcome(ran=True)  # failed with its code
             continue
-        capture = _capture_assess(document, pages)
+        original, pages = split
+        capture = _capture_assess(document, pages, original)
         ready.append((index, document, pages, _elapsed_ms(started), capture))
         held += sum(len(page.image) + len(page.text_layer) for page in pages)
         if held >= PREPARE_BATCH_BYTES:
@@ -204,10 +205,11 @@ class PageChecks:
     checks: list[dict[str, Any]]
 
 
-def _capture_assess(document: Document, pages: list[PreparedPage]) -> PageChecks | None:
+def _capture_assess(document: Document, pages: list[PreparedPage], original: bytes) -> PageChecks | None:
     """The capture quality and authenticity signals of the document's photographed or scanned
     pages; None for a digital PDF (every page has a text layer: there was no capture) or when
-    both are turned off. Pure CPU work on the page images, before any lock or model call."""
+    both are turned off. Pure CPU work on the page images, before any lock or model call. An
+    uploaded photo (one image) is lent to the copy-move signal as it came, before resizing."""
     # the first DOCINTEL_CAPTURE_MAX_PAGES of them: what the measures cost stays bounded
     captured = [page for page in pages if not page.text_layer][: settings.DOCINTEL_CAPTURE_MAX_PAGES]
     if not captured:
@@ -228,14 +230,19 @@ def _capture_assess(document: Document, pages: list[PreparedPage]) -> PageChecks
     if settings.DOCINTEL_AUTHENTICITY_SIGNALS:
         from media.authenticity import signals_of_images
 
-        checks.extend(signal.to_dict() for signal in signals_of_images(images, numbers))
+        photo = {1: original} if document.mime_type in _SINGLE_IMAGE_TYPES and numbers[:1] == [1] else None
+        checks.extend(signal.to_dict() for signal in signals_of_images(images, numbers, photo))
     if capture is None and not checks:
         return None
     return PageChecks(capture=capture, checks=checks)
 
 
-def _split(document: Document) -> list[PreparedPage] | None:
-    """The document's page images, or None once it is FAILED with the reason."""
+# uploads that are one image: page 1 is the upload itself, made smaller where it was too large
+_SINGLE_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/webp"})
+
+
+def _split(document: Document) -> tuple[bytes, list[PreparedPage]] | None:
+    """The document's original and its page images, or None once it is FAILED with the reason."""
     try:
         original = blobs.blob_read(document=document, name=document.blob_name)
     except blobs.BlobMissingError:
@@ -249,7 +256,7 @@ def _split(document: Document) -> list[PreparedPage] | None:
         )
         return None
     try:
-        return prepare_pages(original, document.mime_type, page_limits())
+        return original, prepare_pages(original, document.mime_type, page_limits())
     except EngineError as exc:
         document_fail(document=document, code=exc.code, message=exc.message)
         return None

@@ -223,3 +223,31 @@ def test_zones_that_agree_pass_and_a_document_without_zones_has_no_signal():
     )
     assert agreed is not None and agreed["passed"] and agreed["score"] == 0
     assert zones_signal([{"name": "line_items_sum", "passed": False, "detail": ""}]) is None
+
+
+def test_a_copy_on_a_photo_larger_than_a_stored_page_is_found_on_the_upload_as_it_came():
+    """GIVEN a phone photo larger than the stored page limit with a few characters copied over
+    another field's WHEN the stored page is the photo fitted within 2400 pixels (resampling makes
+    the two copies differ) THEN the copy-move signal, lent the upload as it came, still flags the
+    copy with a region on the pasted box, in shares of the stored page."""
+    from synth.capture import _photo_rgb, copied_text, copy_rng
+
+    rgb = _photo_rgb(31, 0)
+    large = cv2.resize(rgb, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+    noise = np.random.default_rng(7).normal(0, 3, large.shape)  # the sensor's noise, at full size
+    large = np.clip(large + noise, 0, 255).astype(np.uint8)
+    forged, pasted = copied_text(large, copy_rng(31, 0))
+    ok, upload = cv2.imencode(".jpg", cv2.cvtColor(forged, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok and max(forged.shape[:2]) > 2400
+    scale = 2400 / max(forged.shape[:2])
+    stored = cv2.resize(
+        cv2.imdecode(upload, cv2.IMREAD_COLOR), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA
+    )
+    ok, page = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    as_stored = {s.name: s for s in signals_of_images([page.tobytes()])}["copied"]
+    as_uploaded = {s.name: s for s in signals_of_images([page.tobytes()], None, {1: upload.tobytes()})}[
+        "copied"
+    ]
+    assert as_uploaded.flagged and as_uploaded.score > as_stored.score
+    assert as_uploaded.region is not None and _overlaps(as_uploaded.region, forged.shape, pasted)
