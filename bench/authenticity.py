@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.roc import auc  # noqa: E402
 from media.authenticity import (  # noqa: E402
     THRESHOLDS,
     ZONES_THRESHOLD,
@@ -51,12 +52,6 @@ SCORES = {
     "edited": lambda page: edited_score(page)[0],
     "copied": lambda page: copied_score(page)[0],
 }
-
-
-def auc(positives: list[float], negatives: list[float]) -> float:
-    """The probability a random attack scores above a random clean capture (ties count half)."""
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return wins / (len(positives) * len(negatives))
 
 
 def roc(positives: list[float], negatives: list[float], threshold: float) -> dict[str, Any]:

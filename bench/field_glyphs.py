@@ -30,18 +30,11 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.roc import auc  # noqa: E402
 from media.field_glyphs import GLYPHS_THRESHOLD, field_glyph_signal  # noqa: E402
 from synth.glyph_attack import glyph_attack, photo_bgr, read_fields  # noqa: E402
 
 SEED = 41
-
-
-def auc(positives: list[float], negatives: list[float]) -> float:
-    """The probability a random attack scores above a random clean page (ties count half)."""
-    if not positives or not negatives:
-        return float("nan")
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return wins / (len(positives) * len(negatives))
 
 
 def roc(positives: list[float], negatives: list[float], threshold: float) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.roc import auc
 from media.authenticity import (
     THRESHOLDS,
     copied_score,
@@ -47,12 +48,6 @@ def edited_scores(kind: str) -> list[tuple[float, tuple[float, float, float, flo
 @cache
 def copied_scores(kind: str) -> list[tuple[float, tuple[float, float, float, float] | None]]:
     return [copied_score(page) for page in attack_set()[kind]]
-
-
-def auc(positives: list[float], negatives: list[float]) -> float:
-    """The probability a random attack scores above a random clean capture (ties count half)."""
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return wins / (len(positives) * len(negatives))
 
 
 SCORES = {
