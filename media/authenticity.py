@@ -48,12 +48,14 @@ tests/unit/media/test_authenticity.py (AUC and false-positive rates in docs/capt
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
+from PIL import Image
 
 from media.copy_move import copied_score
 
@@ -252,8 +254,16 @@ def signals_of_images(
 
 
 def _larger(page: np.ndarray, original: bytes | None) -> np.ndarray | None:
-    """The upload's image of the page when it decodes to the page's shape at a larger size."""
+    """The upload's image of the page when it decodes to the page's shape at a larger size. Its
+    header is read first: a photo stored at its own size is not decoded a second time."""
     if original is None:
+        return None
+    try:
+        with Image.open(io.BytesIO(original)) as header:
+            width, height = header.size
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
+    if max(width, height) <= max(page.shape[:2]):
         return None
     image = cv2.imdecode(np.frombuffer(original, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.shape[0] * image.shape[1] <= page.shape[0] * page.shape[1]:

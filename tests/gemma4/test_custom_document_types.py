@@ -54,6 +54,17 @@ def _page_data_uri() -> str:
     return f"data:{mime};base64," + base64.b64encode(page.image).decode()
 
 
+def _settled(api: APIClient, url: str, timeout_s: float = 300) -> dict[str, Any]:
+    """The document's result once it has left the pipeline's in-flight states."""
+    deadline = time.monotonic() + timeout_s
+    result: dict[str, Any] = api.get(url).json()
+    while result["status"] in IN_FLIGHT:
+        assert time.monotonic() < deadline, result
+        time.sleep(0.5)
+        result = api.get(url).json()
+    return result
+
+
 def test_the_guided_answer_fits_the_tenants_schema(vllm_engine):
     schema = tenant_schema(CUSTOM.normalized)
     call = pipeline.plan_extraction("payslip", schema, 1)
@@ -82,12 +93,7 @@ def test_a_payslip_defined_through_the_api_is_read_by_the_model(tenant, celery_w
     handle.name = "payslip.pdf"
     accepted = api.post("/api/v1/documents", {"file": handle, "document_type": "payslip"}, format="multipart")
     assert accepted.status_code == 202, accepted.content[:300]
-    deadline = time.monotonic() + 300
-    result: dict[str, Any] = api.get(accepted.json()["url"]).json()
-    while result["status"] in IN_FLIGHT:
-        assert time.monotonic() < deadline, result
-        time.sleep(0.5)
-        result = api.get(accepted.json()["url"]).json()
+    result = _settled(api, accepted.json()["url"])
     assert result["status"] == "needs_review", result.get("error")
     assert result["engine"]["name"] == "gemma4" and result["document_type"] == "payslip"
     assert list(result["fields"]) == list(PAYSLIP_SCHEMA["properties"])
@@ -136,12 +142,7 @@ def test_an_upload_without_a_type_is_classified_among_the_tenants_types(tenant, 
     handle.name = "payslip.pdf"
     accepted = api.post("/api/v1/documents", {"file": handle}, format="multipart")
     assert accepted.status_code == 202, accepted.content[:300]
-    deadline = time.monotonic() + 300
-    result: dict[str, Any] = api.get(accepted.json()["url"]).json()
-    while result["status"] in IN_FLIGHT:
-        assert time.monotonic() < deadline, result
-        time.sleep(0.5)
-        result = api.get(accepted.json()["url"]).json()
+    result = _settled(api, accepted.json()["url"])
     assert result["status"] in {"needs_review", "auto_approved"}, result.get("error")
     assert result["engine"]["name"] == "gemma4" and "classify" in result["timings_ms"]
     if result["document_type"] == "payslip":
