@@ -27,7 +27,7 @@ from engines.business.fields import (
 )
 from engines.business.places import currency_and_evidence, currency_from_country
 from engines.knowledge import KNOWLEDGE
-from engines.types import Check
+from engines.types import BBox, Check
 from engines.validators import date_order, detect_currency, find_dates
 
 _CENT = Decimal("0.01")
@@ -244,6 +244,11 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
         if value > 0 and value not in votes and any(value == _to_five_cents(v) != v for v in list(votes)):
             votes[value] += _ROUNDED_TOTAL_VOTES
             first.setdefault(value, cand)
+    # Cash minus change that gives a total rounded to five cents, where the rounded total itself
+    # is printed nowhere OCR could read: it is the amount paid.
+    for paid in _cash_rounded_payments(facts, votes):
+        votes[as_decimal(paid)] += _ROUNDED_TOTAL_VOTES
+        first.setdefault(as_decimal(paid), paid)
     confirmed: dict[Decimal, bool] = {}
     roundings = {r for r in _values(facts.roundings) if r != 0}
     for value in list(votes):
@@ -259,6 +264,24 @@ def choose_total(facts: MoneyFacts) -> tuple[Candidate | None, float, bool | Non
     share = votes[best] / sum(votes.values())
     conf = 0.55 + 0.25 * share + (0.15 if arithmetic else 0.0) - (0.1 if arithmetic is False else 0.0)
     return first[best], min(conf, 0.97), arithmetic
+
+
+def _cash_rounded_payments(facts: MoneyFacts, votes: Counter[Decimal]) -> list[Candidate]:
+    """Payment minus change (its label read, else the amount under the payment), one candidate
+    boxed around both, for each pair whose difference is a voted total rounded to five cents and
+    not itself voted."""
+    changes: list[tuple[Decimal, BBox | None]] = [(as_decimal(c), c.bbox) for c in facts.changes] or [
+        (amount, None) for amount in facts.unlabelled_changes
+    ]
+    found: dict[Decimal, Candidate] = {}
+    for payment in facts.payments:
+        for change, change_box in changes:
+            paid = as_decimal(payment) - change
+            if paid > 0 and paid not in votes and any(paid == _to_five_cents(v) != v for v in votes):
+                bbox = payment.bbox if change_box is None else enclosing((payment.bbox, change_box))
+                cand = Candidate(f"{paid.quantize(_CENT):f}", paid, payment.line, bbox, None, "combined")
+                found.setdefault(paid, cand)
+    return list(found.values())
 
 
 # What OCR reads a dollar sign glued to an amount as ("$51.70" → 851.70).

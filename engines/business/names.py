@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from engines.business.fields import Candidate, PageIndex, Parsed, repair_eszett, text_parser
 from engines.business.labels import is_title, without_trailing_title
@@ -291,18 +292,33 @@ def _ends_with_legal_form(text: str) -> bool:
     return bool(found) and not repaired[found[-1].end() :].strip(" .,)")
 
 
-def _heading_block(names: list[Line], position: int, median: float) -> list[Line]:
+def _heading_block(names: list[Line], position: int, body: BodyType) -> list[Line]:
     """The lines set together with ``names[position]`` as one heading: lines above and below it
     in the same prominent type size, aligned with it (left edges or centres), with no more than
     a tight line spacing between them and no digit in any (a name wraps; its address, phone and
-    registration number carry digits), and not past a legal form, which ends a name."""
+    registration number carry digits), and not past a legal form, which ends a name. A line
+    beside the heading (a logo's letters) is stepped over.
+
+    A line's box height is a rough type size: descenders and accents ("Boulangerie Pâtisserie"
+    over "du Vieux Moulin") make it up to a quarter taller. Its letters' pitch (width per
+    character) is not changed by them, so where the heights differ by that much, the pitch
+    decides."""
+
+    def same_size(a: Line, b: Line) -> bool:
+        heights = min(a.height, b.height) / max(a.height, b.height, 1e-6)
+        pitches = min(_pitch(a), _pitch(b)) / max(_pitch(a), _pitch(b), 1e-6)
+        return heights >= _BLOCK_SAME_SIZE or (heights >= _BLOCK_SAME_BOX and pitches >= _BLOCK_SAME_SIZE)
+
+    def prominent(line: Line) -> bool:
+        return line.height >= _BLOCK_PROMINENT * body.height or _pitch(line) >= _BLOCK_PROMINENT * body.pitch
 
     def continues(upper: Line, lower: Line) -> bool:
-        small, large = sorted((upper.height, lower.height))
+        large = max(upper.height, lower.height)
         centre_offset = abs((upper.x0 + upper.x1) - (lower.x0 + lower.x1)) / 2
         return (
-            small >= _BLOCK_SAME_SIZE * large
-            and small >= _BLOCK_PROMINENT * median
+            same_size(upper, lower)
+            and prominent(upper)
+            and prominent(lower)
             and min(abs(upper.x0 - lower.x0), centre_offset) < large
             and -_BLOCK_OVERLAP * large < lower.y0 - upper.y1 < _BLOCK_LEADING * large
             and not any(c.isdigit() for c in upper.text + lower.text)
@@ -311,23 +327,59 @@ def _heading_block(names: list[Line], position: int, median: float) -> list[Line
             and not (set(upper.text.upper().split()) & set(lower.text.upper().split()))
         )
 
-    first = last = position
-    while first > 0 and continues(names[first - 1], names[first]):
-        first -= 1
-    while last + 1 < len(names) and continues(names[last], names[last + 1]):
-        last += 1
-    if last - first + 1 > _BLOCK_MAX_LINES:
+    def neighbour(at: int, step: int) -> int:
+        """The next line up or down in the heading's column: lines wholly beside it are skipped."""
+        other = at + step
+        while 0 <= other < len(names) and (names[other].x1 < names[at].x0 or names[other].x0 > names[at].x1):
+            other += step
+        return other
+
+    block = [position]
+    while (above := neighbour(block[0], -1)) >= 0 and continues(names[above], names[block[0]]):
+        block.insert(0, above)
+    while (below := neighbour(block[-1], 1)) < len(names) and continues(names[block[-1]], names[below]):
+        block.append(below)
+    if len(block) > _BLOCK_MAX_LINES:
         return [names[position]]  # a paragraph of large print, not a name
-    return names[first : last + 1]
+    return [names[at] for at in block]
 
 
-# A heading's lines: type sizes within 15 % of each other, larger than the page's body text,
-# spaced no more than 0.6 of a line apart; a name wraps onto three lines at most.
+@dataclass(frozen=True)
+class BodyType:
+    """The page's body text: its median line height and letter pitch (page fractions)."""
+
+    height: float
+    pitch: float
+
+    @classmethod
+    def of(cls, index: PageIndex) -> BodyType:
+        pitches = sorted(map(_pitch, index.page.lines))
+        return cls(index.median_height(), pitches[len(pitches) // 2] if pitches else 0.01)
+
+
+def _pitch(line: Line) -> float:
+    """The line's width per character: its letters' size, whatever their descenders."""
+    return (line.x1 - line.x0) / max(len(line.text.strip()), 1)
+
+
+# A heading's lines: type sizes within 15 % of each other (boxes within 25 % where the letters'
+# pitch agrees), larger than the page's body text, spaced no more than 0.6 of a line apart; a
+# name wraps onto three lines at most.
 _BLOCK_SAME_SIZE = 0.85
+_BLOCK_SAME_BOX = 0.75
 _BLOCK_PROMINENT = 1.15
 _BLOCK_LEADING = 0.6
 _BLOCK_OVERLAP = 0.2
 _BLOCK_MAX_LINES = 3
+
+
+# The most white space, in line heights, between the lines of one letterhead.
+_HEADING_GAP = 3.0
+
+
+def _beside(line: Line, column: Sequence[Line]) -> bool:
+    """Does ``line`` stand wholly left or right of every line of ``column``?"""
+    return all(line.x1 < other.x0 or line.x0 > other.x1 for other in column)
 
 
 def organisation_at_top(
@@ -346,14 +398,26 @@ def organisation_at_top(
         if sum(c.isalnum() for c in text) < 2:
             continue  # a logo's letter ("A" in a circle) is neither a name nor a label ("a": "to")
         hits = index.hits[id(line)]
-        if pool and (is_title(text) or looks_like_date_or_time(text)):
-            break
         if _OWNER_LABEL.search(text):
             break
-        if pool and hits and hits[0].start == 0 and hits[0].key not in ("ignore", "payment", "vendor"):
-            break
-        if pool and _row_has_money(index, line):
-            break  # the item lines have begun
+        ends_heading = (
+            is_title(text)
+            or looks_like_date_or_time(text)
+            or (hits and hits[0].start == 0 and hits[0].key not in ("ignore", "payment", "vendor"))
+            or _row_has_money(index, line)  # the item lines have begun
+        )
+        if pool and line.y0 - max(other.y1 for other in pool) > _HEADING_GAP * line.height:
+            # a gap of several lines: the letterhead has ended and the addressee's block begins,
+            # unless nothing above it could be a name (a page number, a stamp's digits)
+            if not all(is_header_noise(other) for other in pool):
+                break
+            pool.clear()
+        if ends_heading:
+            if pool and not _beside(line, pool):
+                break
+            # no name yet, or the title and labels of the page's other column ("INVOICE" over
+            # its number, right of the letterhead): the name's column goes on
+            continue
         if skip is not None and skip(line):
             continue
         pool.append(line)
@@ -391,7 +455,7 @@ def organisation_at_top(
         parts = sorted(row, key=lambda line: line.x0)
     elif _SUFFIX_ONLY.match(best.text) and best_pos > 0:
         parts.insert(0, names[best_pos - 1])
-    elif len(block := _heading_block(names, best_pos, median)) > 1:
+    elif len(block := _heading_block(names, best_pos, BodyType.of(index))) > 1:
         # a name set over two or three lines of one heading ("GASTHAUS ZUM" / "GOLDENEN HIRSCH")
         parts = block
     else:

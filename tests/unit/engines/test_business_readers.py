@@ -528,6 +528,17 @@ def test_a_subtotal_read_under_the_tax_label_is_not_the_tax() -> None:
             (0.70, [(0.17, "CASH"), (0.66, "RM50.00")]),
             (0.72, [(0.17, "CHANGE CASH"), (0.65, "RM7.65")]),
         ],
+        # the rounded total printed nowhere OCR could read: cash minus change gives it
+        [
+            (0.68, [(0.17, "Total Payable"), (0.66, "RN4Z.3S")]),
+            (0.70, [(0.17, "CASH"), (0.66, "RM50.00")]),
+            (0.72, [(0.17, "CHANGE"), (0.65, "RM7.65")]),
+        ],
+        # ... and the change's label misread too: the amount under the payment is the change
+        [
+            (0.70, [(0.17, "Paid Amount:"), (0.66, "50.00")]),
+            (0.72, [(0.17, "Chonqe:"), (0.65, "7.65")]),
+        ],
     ],
 )
 def test_a_malaysian_receipts_total_is_the_amount_rounded_to_five_sen(rounded_rows) -> None:
@@ -2518,6 +2529,21 @@ def test_a_merchant_name_wrapped_over_heading_lines_is_read_whole(
     THEN the merchant is both lines, not the one that looked most like a name."""
     got = values(read_receipt([_with_heading(heading, RECEIPT_BODY)]))["merchant_name"]
     assert got == (expected or " ".join(text for _, _, text in heading))
+
+
+def test_a_wrapped_name_whose_lines_differ_in_descenders_and_sit_beside_a_logo_is_read_whole() -> None:
+    """GIVEN a receipt whose name wraps over two heading lines in one type size, the first box a
+    quarter taller for its descenders and accents ("Boulangerie Pâtisserie" / "du Vieux Moulin"),
+    and a logo's letters ("BM") OCR read beside them, between the two lines
+    THEN the merchant is both lines: their letters' pitch is the same, and the logo is beside them."""
+    body = page(RECEIPT_BODY, source="ocr")
+    heading = [
+        Line("Boulangerie Pâtisserie", 0.98, (0.20, 0.100, 0.20 + 0.024 * 22, 0.131), 1),
+        Line("BM", 0.98, (0.05, 0.115, 0.11, 0.140), 1),
+        Line("du Vieux Moulin", 0.98, (0.29, 0.135, 0.29 + 0.024 * 15, 0.159), 1),
+    ]
+    got = values(read_receipt([PageText(1, (*heading, *body.lines), "ocr")]))["merchant_name"]
+    assert got == "BOULANGERIE PÂTISSERIE DU VIEUX MOULIN"
 
 
 def test_a_brand_line_over_the_name_it_repeats_is_not_joined_to_it() -> None:

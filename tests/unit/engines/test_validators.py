@@ -67,6 +67,8 @@ def test_every_printed_form_of_a_date_parses_to_the_same_day(text: str) -> None:
         ("Fecha6de septiembrede2023", date(2023, 9, 6)),  # label, day, "de" and year glued
         ("20deseptiembrede2023", date(2023, 9, 20)),
         ("October14.2022", date(2022, 10, 14)),  # the comma read as a full stop, the space lost
+        ("0044001 14112019 08:02:11 0003", date(2019, 11, 14)),  # a till's stamp, no separators
+        ("20191114 08:02", date(2019, 11, 14)),  # ... year first
     ],
 )
 def test_dates_in_ocr_text_and_other_languages(text: str, expected: date) -> None:
@@ -90,7 +92,17 @@ def test_one_unambiguous_date_settles_the_order_of_the_others() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["32/01/2026", "2026-13-01", "31 Feb 2026", "no date here", "12:30", "May 5.25"],  # a price
+    # a price; eight digits that are no date, or are one only beside a time of day
+    [
+        "32/01/2026",
+        "2026-13-01",
+        "31 Feb 2026",
+        "no date here",
+        "12:30",
+        "May 5.25",
+        "14112019",
+        "40112019 08:02",
+    ],
 )
 def test_impossible_dates_are_not_dates(text: str) -> None:
     assert parse_date(text) is None
