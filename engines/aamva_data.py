@@ -50,6 +50,7 @@ class AamvaTables:
     sex_codes: MappingProxyType[str, str]
     country_codes: MappingProxyType[str, str]
     truncated_codes: frozenset[str]
+    eye_colours: tuple[str, ...]
     suffixes: frozenset[str]
     suffixes_in_names: frozenset[str]
     full_name_separators: str
@@ -121,6 +122,7 @@ def load(path: Path = AAMVA_PATH) -> AamvaTables:
         sex_codes=MappingProxyType(dict(values["sex_codes"])),
         country_codes=MappingProxyType(dict(values["country_codes"])),
         truncated_codes=frozenset(values["truncated"]),
+        eye_colours=tuple(values["eye_colours"]),
         suffixes=suffixes,
         suffixes_in_names=in_names,
         full_name_separators="".join(names["full_name_separators"]),

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz
 
+from engines.aamva_data import TABLES as AAMVA
 from engines.layout import PageText
 from engines.mrz.countries import is_known_code
 from engines.mrz.reader import looks_like_mrz_line
@@ -61,7 +62,7 @@ _TIME_OF_DAY = re.compile(
 _MASKED_CARD = re.compile(r"(?:\*{2,}|x{4,})\s*\d{4}(?!\d)")
 # a North American licence holder's description, its captions lost to blur: an eye colour's AAMVA
 # code on a line of its own, and a height in feet and inches or in centimetres
-_EYE_COLOUR_CODE = re.compile(r"\s*(?:BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC)\s*")
+_EYE_COLOUR_CODE = re.compile(rf"\s*(?:{'|'.join(AAMVA.eye_colours)})\s*")
 _HEIGHT = re.compile(r"(?<![\d.,])(?:[4-7]\s?'\s?-?\s?(?:0\d|1[01])\s?\"?|1\d\d\s?\.?\s?cm)(?![\w])")
 # a passport's first MRZ line with its fillers misread as letters: "P", a letter, a state's code
 _TD3_FIRST_LINE = re.compile(r"P[A-Z<]([A-Z<]{3})[A-Z<]{35,41}")
