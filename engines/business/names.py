@@ -398,8 +398,8 @@ def organisation_at_top(
         if sum(c.isalnum() for c in text) < 2:
             continue  # a logo's letter ("A" in a circle) is neither a name nor a label ("a": "to")
         hits = index.hits[id(line)]
-        if _OWNER_LABEL.search(text):
-            break
+        if _OWNER_LABEL.search(text) or _GREETING.search(text):
+            break  # the addressee's caption, or the letter's salutation: its body begins
         ends_heading = (
             is_title(text)
             or looks_like_date_or_time(text)
@@ -421,7 +421,14 @@ def organisation_at_top(
         if skip is not None and skip(line):
             continue
         pool.append(line)
-    names = [line for line in pool if not is_header_noise(line) or _SUFFIX_ONLY.match(line.text)]
+    # a legal form alone on a line ends a name above it ("... Malaysia" / "Sdn Bhd"); beside all
+    # of them, or first, it is a logo's monogram ("LP" at the row's far end)
+    names = [
+        line
+        for at, line in enumerate(pool)
+        if not is_header_noise(line)
+        or (_SUFFIX_ONLY.match(line.text) and at > 0 and not _beside(line, pool[:at]))
+    ]
     if not names:
         return None
 
@@ -464,6 +471,7 @@ def organisation_at_top(
         if (
             following is not None
             and gap_ok
+            and not _beside(following, [best])  # a logo's monogram ("LP") at the row's far end
             and (_CONTINUED.search(best.text) or _SUFFIX_ONLY.match(following.text))
         ):
             parts.append(following)

@@ -2546,6 +2546,26 @@ def test_a_wrapped_name_whose_lines_differ_in_descenders_and_sit_beside_a_logo_i
     assert got == "BOULANGERIE PÂTISSERIE DU VIEUX MOULIN"
 
 
+def test_a_monogram_at_the_rows_far_end_is_no_legal_form_and_a_salutation_ends_the_letterhead() -> None:
+    """GIVEN a bill whose issuer's logo is its monogram "LP" at the far right of the name's row
+    (also a legal form's letters), and a letter's salutation above a bolder heading
+    THEN the issuer is the name alone: the monogram is beside it, not under it, and nothing after
+    "Dear ..." belongs to the letterhead."""
+    rows = [
+        (0.05, [(0.08, "Lakeshore Power & Light"), (0.86, "LP")]),
+        (0.12, [(0.08, "Dear Dr. Lindqvist,")]),
+        (0.15, [(0.08, "Electric service bill")]),
+        (0.20, [(0.08, "Account number"), (0.40, "9681083596")]),
+        (0.22, [(0.08, "Statement date"), (0.40, "12 March 2024")]),
+        (0.24, [(0.08, "Service address"), (0.40, "18 Old Mill Rd, Albuquerque, NM 87147")]),
+        (0.30, [(0.08, "Amount due"), (0.40, "$84.34")]),
+    ]
+    assert (
+        read_proof_of_address([page(rows, source="ocr")]).fields["issuer_name"].value
+        == "LAKESHORE POWER & LIGHT"
+    )
+
+
 def test_a_brand_line_over_the_name_it_repeats_is_not_joined_to_it() -> None:
     """GIVEN a brand ("AEON") set large over the store's name, which repeats it
     THEN the merchant is not the two run together ("AEON AEON TEBRAU CITY")."""
