@@ -330,7 +330,7 @@ def _heading_block(names: list[Line], position: int, body: BodyType) -> list[Lin
     def neighbour(at: int, step: int) -> int:
         """The next line up or down in the heading's column: lines wholly beside it are skipped."""
         other = at + step
-        while 0 <= other < len(names) and (names[other].x1 < names[at].x0 or names[other].x0 > names[at].x1):
+        while 0 <= other < len(names) and _beside(names[other], [names[at]]):
             other += step
         return other
 
