@@ -24,14 +24,23 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from engines.aamva_data import TABLES
-from engines.aamva_header import HeaderError, Subfile, parse_header, separators_of, subfile_regions
+from engines.aamva_header import (
+    RUN_TOGETHER,
+    HeaderError,
+    RunTogether,
+    Subfile,
+    parse_header,
+    separators_of,
+    split_payload,
+    subfile_regions,
+)
 from engines.aamva_header import elements as split_elements
 from engines.aamva_iin import CAN, issuer
 from engines.aamva_names import NameReading, clean_text, first_of, read_names
 from engines.spec import FIELDS as SPEC_FIELDS
 
 __all__ = [
-    "CANONICAL_FIELDS", "AamvaError", "AamvaRecord", "Subfile", "clean_text", "format_postal_code",
+    "CANONICAL_FIELDS", "RUN_TOGETHER", "AamvaError", "AamvaRecord", "Subfile", "clean_text", "format_postal_code",
     "looks_like_aamva", "parse_aamva", "parse_date",
 ]  # fmt: skip
 
@@ -83,17 +92,25 @@ def parse_aamva(payload: str | bytes) -> AamvaRecord:
     body_start = header.end if header else 0
     subfiles = header.subfiles if header else ()
     regions, deviations = subfile_regions(text, body_start, subfiles, separators)
+    version = header.version if header else None
     elements: dict[str, str] = {}
     document_type = ""
     for subfile_type, start, end in regions:
         if subfile_type in ("DL", "ID") and not document_type:
             document_type = subfile_type
         try:
-            found = split_elements(text[start:end], separators)
+            try:
+                found, seen = split_elements(text[start:end], separators, version)
+            except RunTogether:
+                found = split_payload(text, start, subfiles, version)
+                seen = [RUN_TOGETHER]
         except HeaderError as error:
             raise AamvaError(str(error)) from None
+        deviations += seen
         for element_id, value in found:
             elements.setdefault(element_id, value)
+        if RUN_TOGETHER in seen:
+            break  # the whole rest of the payload was split
     if header is None:
         known = sum(1 for key in ("DAQ", "DCS", "DAB", "DAA", "DAC", "DCT", "DBB", "DBA") if key in elements)
         if known < 3:
@@ -102,7 +119,6 @@ def parse_aamva(payload: str | bytes) -> AamvaRecord:
     if not any(key in elements for key in TABLES.licence_elements):
         raise AamvaError("the barcode holds no driver licence or ID card elements")
 
-    version = header.version if header else None
     iin = header.iin if header else None
     owner = issuer(iin)
     if iin is not None and owner is None:

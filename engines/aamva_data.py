@@ -55,6 +55,27 @@ class AamvaTables:
     suffixes_in_names: frozenset[str]
     full_name_separators: str
     jurisdictions: tuple[Jurisdiction, ...]
+    ids_by_edition: MappingProxyType[int, frozenset[str]]  # first version of an edition -> ids
+    mandatory_by_edition: MappingProxyType[int, frozenset[str]]
+    element_forms: MappingProxyType[str, re.Pattern[str]]  # element id -> its value's form
+    may_be_empty: frozenset[str]  # free-text elements an issuer may leave empty
+
+    def edition(self, version: int | None) -> int | None:
+        """The first version of the edition ``version`` belongs to (None: unknown or pre-2000)."""
+        if version is None or version < 1:
+            return None
+        return max(first for first in self.ids_by_edition if first <= version)
+
+    def element_ids(self, version: int | None) -> frozenset[str]:
+        """The element ids a card of ``version`` may carry (every edition's when unknown)."""
+        edition = self.edition(version)
+        if edition is None:
+            return frozenset().union(*self.ids_by_edition.values())
+        return self.ids_by_edition[edition]
+
+    def mandatory_ids(self, version: int | None) -> frozenset[str]:
+        edition = self.edition(version)
+        return self.mandatory_by_edition[edition] if edition is not None else frozenset()
 
 
 def _ids(where: str, values: Any) -> tuple[str, ...]:
@@ -85,6 +106,27 @@ def _jurisdictions(raw: list[dict[str, Any]]) -> tuple[Jurisdiction, ...]:
     return tuple(out)
 
 
+def _editions(raw: dict[str, Any], prefix: str) -> dict[int, frozenset[str]]:
+    return {
+        int(key.removeprefix(prefix).removeprefix("v")): frozenset(_ids(f"elements_by_version.{key}", ids))
+        for key, ids in raw.items()
+        if key.startswith(f"{prefix}v")
+    }
+
+
+def _forms(raw: dict[str, Any]) -> dict[str, re.Pattern[str]]:
+    patterns = raw["forms"]
+    out = {}
+    for element_id, form in raw.items():
+        if element_id in ("forms", "may_be_empty"):
+            continue
+        _ids("element_forms", [element_id])
+        if form not in patterns:
+            raise AamvaDataError(f"element_forms.{element_id}: unknown form {form!r}")
+        out[element_id] = re.compile(patterns[form])
+    return out
+
+
 def load(path: Path = AAMVA_PATH) -> AamvaTables:
     """Read and check the AAMVA tables (the bundled file unless told otherwise)."""
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -106,6 +148,10 @@ def load(path: Path = AAMVA_PATH) -> AamvaTables:
     in_names = frozenset(names["suffixes_in_names"])
     if not in_names <= suffixes:
         raise AamvaDataError("names.suffixes_in_names: every one must be in names.suffixes")
+    ids_by_edition = _editions(raw["elements_by_version"], "")
+    mandatory = _editions(raw["elements_by_version"], "mandatory_")
+    if set(mandatory) != set(ids_by_edition) or any(mandatory[e] - ids_by_edition[e] for e in mandatory):
+        raise AamvaDataError("elements_by_version: each edition's mandatory ids must be among its ids")
     if not set(values["country_codes"].values()) <= _COUNTRIES:
         raise AamvaDataError("values.country_codes: every code must name USA, CAN or MEX")
     return AamvaTables(
@@ -127,6 +173,10 @@ def load(path: Path = AAMVA_PATH) -> AamvaTables:
         suffixes_in_names=in_names,
         full_name_separators="".join(names["full_name_separators"]),
         jurisdictions=_jurisdictions(raw["issuers"]["jurisdictions"]),
+        ids_by_edition=MappingProxyType(ids_by_edition),
+        mandatory_by_edition=MappingProxyType(mandatory),
+        element_forms=MappingProxyType(_forms(raw["element_forms"])),
+        may_be_empty=frozenset(_ids("element_forms.may_be_empty", raw["element_forms"]["may_be_empty"])),
     )
 
 

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from engines.aamva_data import ELEMENT_ID, TABLES
+from engines.aamva_split import AmbiguousSplit, holds_missing_id, out_of_form, split_run_together
 
 _FILE_TYPE = "|".join(
     re.escape(t).replace(r"\ ", " ") for t in sorted(TABLES.file_types, key=len, reverse=True)
@@ -29,8 +30,15 @@ _HEADER_SEARCH = 48  # the file type sits within the first few characters, after
 _NAMES = {"\n": "LF", "\r": "CR", "\x1e": "RS", "\x1c": "FS", "\x1d": "GS"}
 
 
+RUN_TOGETHER = "elements run together (control characters dropped)"  # the deviation's name
+
+
 class HeaderError(ValueError):
     """The payload's header or body cannot be read as AAMVA (the message names the reason)."""
+
+
+class RunTogether(HeaderError):
+    """The elements run together: a scanner dropped every control character."""
 
 
 @dataclass(frozen=True)
@@ -233,13 +241,15 @@ def _search_subfile(text: str, kind: str, body_start: int, separators: str) -> i
         pos = found + 1
 
 
-def elements(body: str, separators: str) -> list[tuple[str, str]]:
+def elements(body: str, separators: str, version: int | None) -> tuple[list[tuple[str, str]], list[str]]:
     """(id, value) of each element of a subfile body, values trimmed of padding and of any CR or
-    LF an issuer left at their end.
+    LF an issuer left at their end, and the deviations seen.
 
-    Raises :class:`HeaderError` when the elements run together (a scanner that dropped the
-    control characters): splitting them at whatever looks like an element id would put a
-    "DAY" inside "DAYTON" or a "DDA" inside "ADDAMS" into the record, so such a body is refused.
+    A value that lost the separator before the next element and is out of its form is split
+    where the standard's ids leave every value in form (:mod:`engines.aamva_split`).
+
+    Raises :class:`RunTogether` when the elements run together (a scanner dropped the control
+    characters): :func:`split_payload` splits the whole payload then.
     """
     out = []
     for token in re.split(f"[{re.escape(separators)}]", body):
@@ -248,8 +258,48 @@ def elements(body: str, separators: str) -> list[tuple[str, str]]:
             continue
         out.append((token[:3], token[3:].strip()))
     if len(out) <= 2 and any(_runs_together(value) for _, value in out):
-        raise HeaderError("the elements run together without separators (control characters dropped)")
-    return out
+        raise RunTogether("the elements run together without separators (control characters dropped)")
+    return _mend(out, version)
+
+
+def split_payload(
+    text: str, start: int, subfiles: tuple[Subfile, ...], version: int | None
+) -> list[tuple[str, str]]:
+    """The elements of a payload that lost every control character, from its first subfile's
+    elements (``start``) to the end, jurisdiction subfiles included. Each element lost one
+    separator, so the subfiles' declared lengths less what is left say how many there are.
+
+    Raises :class:`HeaderError` when they split in no way or in several."""
+    lengths = [subfile.length for subfile in subfiles if subfile.length is not None]
+    kept = len(text[start - 2 :].rstrip(" \r\n\t\x00"))
+    expected = sum(lengths) - kept if lengths else None
+    try:
+        return split_run_together(text[start:], version, expected=expected)
+    except AmbiguousSplit as error:
+        raise HeaderError(f"the elements run together and {error}") from None
+
+
+def _mend(found: list[tuple[str, str]], version: int | None) -> tuple[list[tuple[str, str]], list[str]]:
+    """Values that ran into the next element split off where that leaves both in form; values
+    holding the id of a mandatory element the card lacks named (see :mod:`engines.aamva_split`)."""
+    present = {element_id for element_id, _ in found}
+    out: list[tuple[str, str]] = []
+    deviations: set[str] = set()
+    for element_id, value in found:
+        if element_id in TABLES.element_forms and out_of_form(element_id, value):
+            try:
+                parts = split_run_together(element_id + value, version, present=present - {element_id})
+            except AmbiguousSplit:
+                parts = []
+            if len(parts) > 1:
+                out.extend(parts)
+                present.update(part_id for part_id, _ in parts)
+                deviations.add("data element separator missing")
+                continue
+        if holds_missing_id(value, version, present):
+            deviations.add("a value holds a missing element's id")
+        out.append((element_id, value))
+    return out, sorted(deviations)
 
 
 _KNOWN_IDS = frozenset(

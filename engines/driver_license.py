@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from engines.aamva import CANONICAL_FIELDS, AamvaRecord
+from engines.aamva import CANONICAL_FIELDS, RUN_TOGETHER, AamvaRecord
 from engines.aamva_iin import CAN, IIN_JURISDICTIONS, JURISDICTION_NAMES, USA
 from engines.aamva_names import split_suffix
 from engines.barcode import Barcode
@@ -57,6 +57,7 @@ _HOW = {_INLINE: "inline", _BESIDE: "beside", _BELOW: "below", _INFERRED: "infer
 _MIN_SCORE_WITHOUT_BARCODE = 0.5  # below this, a page without an AAMVA barcode is no licence
 _CONFIDENT_OCR = 0.9  # a front reading below this OCR score cannot contradict the barcode
 _BARCODE_ORDER_UNSETTLED = 0.5  # a full name whose word order neither the barcode nor the front said
+_BARCODE_UNSEPARATED = 0.6  # split where a scanner ran the elements together, nothing to compare with
 
 REGION_CODES = frozenset(JURISDICTION_NAMES.values())
 CANADIAN_REGIONS = frozenset(code for code, country in IIN_JURISDICTIONS.values() if country == CAN)
@@ -157,6 +158,9 @@ def _merge(record: AamvaRecord, barcode: Barcode, page: int, front: dict[str, Fr
         record, _printed(front, "surname"), _printed(front, "given_names"), agreement
     )
     unsettled = order_check is not None and not order_check.passed
+    # Elements a scanner ran together were split by their ids and forms: a value the front does
+    # not confirm may end at an id inside a name ("MCDADE"), so it is not trusted alone.
+    unconfirmed = _BARCODE_UNSEPARATED if RUN_TOGETHER in record.deviations else _BARCODE
     truncated = record.names.truncated if record.names else ()
     fields: dict[str, FieldResult] = {}
     agreed: list[str] = []
@@ -185,7 +189,7 @@ def _merge(record: AamvaRecord, barcode: Barcode, page: int, front: dict[str, Fr
         if verdict == "disagree" and printed is not None and printed.value in others(name):
             verdict = "unsure"  # the front's value of another field, picked up by mistake
         if verdict in ("none", "unsure") or printed is None:
-            fields[name] = FieldResult(coded, _BARCODE, page, barcode.bbox, "barcode", None)
+            fields[name] = FieldResult(coded, unconfirmed, page, barcode.bbox, "barcode", None)
         elif verdict == "agree":
             agreed.append(name)
             fields[name] = FieldResult(coded, _BARCODE_AGREED, printed.page, printed.bbox, "barcode", True)

@@ -5,7 +5,8 @@ dollars or spaces in either order, or DAB/DAC/DAD; 02-03: DCS and DCT; 04 and la
 DCS/DAC/DAD with truncation flags), the suffix in its own element (DCU; DAE in version 01), the
 unit in the second address line (DAH) or on the street, and the header deviations cards and
 scanners produce: LF where the CR belongs, a separator missing or doubled, CR LF for every LF, a
-CR left after each value, "AAMVA" for "ANSI ", offsets that are zero, off by one or letters.
+CR left after each value, "AAMVA" for "ANSI ", offsets that are zero, off by one or letters, and
+(asked for only) every control character dropped, as some scanners deliver it.
 
     payload, meta = aamva_payload(licence, rng)                       # drawn as the generator does
     payload, meta = aamva_payload(licence, rng, PayloadStyle(header="lf-for-cr", name_layout="daa-spaces-first-last"))
@@ -38,7 +39,9 @@ HEADER_STYLES = (
     "doubled-separator",  # the header's data element separator is doubled
     "value-cr",  # each value ends with a CR before the element separator
     "aamva-file-type",  # "AAMVA" instead of "ANSI "
+    "controls-dropped",  # a scanner dropped every control character: the elements run together
 )
+# "controls-dropped" is asked for, never drawn: the drawn documents stay as they were.
 HEADER_WEIGHTS = (
     ("standard", 0.82),
     ("lf-for-cr", 0.03),
@@ -258,4 +261,6 @@ def _assemble(
     payload = header + designators + "".join(bodies)
     if header_style == "crlf":
         payload = payload.replace("\n", "\r\n")
+    if header_style == "controls-dropped":
+        payload = "".join(char for char in payload if char not in (_DES, _RS, _ST))
     return payload
