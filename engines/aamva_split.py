@@ -4,10 +4,12 @@ Keyboard wedges and some phone SDKs drop the control characters of a PDF417 payl
 arrives as "DAQD1234567DCSPUBLICDDENDACJOHN...". The ids are still there; so are ids inside
 values ("ADDAMS" holds DDA, "DAYTON" holds DAY). A split is kept only where it leaves every value
 in the form the standard gives it (a date is eight digits, a truncation flag T, N or U, an eye
-colour three letters, free text at least one character) and no element twice; among the
-splits that do, the one with the most elements is the card's, because every id the issuer wrote
-stands where an element starts. When two splits tie, or the best holds an element twice, the
-payload is ambiguous and refused: the reader never guesses.
+colour three letters, free text non-empty unless the element may be left empty). Each element
+lost one separator, so the subfiles' declared lengths say how many elements there are; where
+they lie, every id the issuer wrote stands where an element starts, so the split with the most
+elements is taken. Among those, splits that repeat an element are dropped and the ones that
+check more forms kept; when two remain ("LINDA" then "DADMARIA" is LIN + ADMARIA as well), the
+payload is refused as ambiguous: the reader never guesses.
 
 The same search mends a payload that lost a single separator where the value it ran into is out
 of its form ("DBB05151980DBA05152030"). Where both are free text ("DCSSMITHDACJOHN" on a card
