@@ -31,6 +31,10 @@ from engines.aamva_data import TABLES
 _Z_SUBFILE = re.compile(r"Z[A-Z]")
 _TRAILING = " \r\n\t\x00"
 _KEPT = 32  # splits of one number of elements weighed one by one; more are too many to tell apart
+# A version 10 card defines 50 licence elements; with a jurisdiction subfile and ids inside values
+# a real payload shows well under this many places an element may start. More is no licence, and
+# would cost the search time for nothing.
+_MOST_STARTS = 160
 
 
 class AmbiguousSplit(ValueError):
@@ -59,20 +63,23 @@ def split_run_together(
     starts = _starts(body, TABLES.element_ids(version))
     if not starts or starts[0].at != 0:
         raise AmbiguousSplit("the elements do not start with an element id of their version")
-    splits = _splits(body, starts)[0]
-    if not splits:
+    if len(starts) > _MOST_STARTS:
+        raise AmbiguousSplit("the run-together payload holds more element ids than any card carries")
+    found = _counts(body, starts)
+    if not found[0]:
         raise AmbiguousSplit("no split of the run-together elements leaves every value in its form")
-    count = expected if expected in splits else max(splits)
+    count = expected if expected in found[0] else max(found[0])
+    paths = _paths(body, starts, found, count)
     readings = [
         elements
-        for elements in (_elements(body, starts, path) for path in splits[count])
+        for elements in (_elements(body, starts, path) for path in paths)
         if _unique(elements, present)
     ]
     # An id with a value in its form inside free text is rarely chance ("...GUADALUPEDBB19800515"
     # is no residence street "UPEDBB19800515"): the splits that check more forms are kept.
     checked = max((_checked(elements) for elements in readings), default=0)
     readings = [elements for elements in readings if _checked(elements) == checked]
-    if len(splits[count]) > _KEPT or len(readings) > 1:
+    if len(paths) > _KEPT or len(readings) > 1:
         raise AmbiguousSplit("the run-together elements split in more than one way")
     if not readings:
         raise AmbiguousSplit("every split of the run-together elements holds an element id twice")
@@ -135,30 +142,47 @@ def _in_form(element_id: str, value: str) -> bool:
     return form is None or form.fullmatch(value.upper()) is not None
 
 
-def _splits(body: str, starts: list[_Start]) -> list[dict[int, list[tuple[int, ...]]]]:
-    """For each start, the splits from there to the end that leave every value in form, by
-    their number of elements (subfile types not counted), as paths of indices into ``starts``;
-    more than ``_KEPT`` paths of one number are cut to ``_KEPT + 1`` (too many to tell apart)."""
-    found: list[dict[int, list[tuple[int, ...]]]] = [{} for _ in starts]
+def _counts(body: str, starts: list[_Start]) -> list[dict[int, int]]:
+    """For each start, how many splits from there to the end leave every value in form, by
+    their number of elements (subfile types not counted; more than ``_KEPT`` counted as
+    ``_KEPT + 1``): counts only, so that a payload dense with ids costs no more than its pairs."""
+    found: list[dict[int, int]] = [{} for _ in starts]
     for i in range(len(starts) - 1, -1, -1):
         start = starts[i]
         value_from = start.at + start.width
         own = 1 if start.element_id else 0
         options = found[i]
         if _fits(start, body[value_from:]):
-            _add(options, own, [(i,)])
+            options[own] = 1
         for j in range(i + 1, len(starts)):
             if starts[j].at < value_from or not found[j] or not _may_follow(start, starts[j]):
                 continue
             if _fits(start, body[value_from : starts[j].at]):
-                for count, paths in found[j].items():
-                    _add(options, count + own, [(i, *path) for path in paths])
+                for count, ways in found[j].items():
+                    options[count + own] = min(_KEPT + 1, options.get(count + own, 0) + ways)
     return found
 
 
-def _add(options: dict[int, list[tuple[int, ...]]], count: int, paths: list[tuple[int, ...]]) -> None:
-    kept = options.setdefault(count, [])
-    kept.extend(paths[: _KEPT + 1 - len(kept)])
+def _paths(body: str, starts: list[_Start], found: list[dict[int, int]], count: int) -> list[tuple[int, ...]]:
+    """Up to ``_KEPT + 1`` splits of ``count`` elements, as indices into ``starts``."""
+    out: list[tuple[int, ...]] = []
+
+    def walk(i: int, need: int, path: tuple[int, ...]) -> None:
+        start = starts[i]
+        value_from = start.at + start.width
+        rest = need - (1 if start.element_id else 0)
+        if rest == 0 and _fits(start, body[value_from:]):
+            out.append((*path, i))
+        for j in range(i + 1, len(starts)):
+            if len(out) > _KEPT:
+                return
+            if rest not in found[j] or starts[j].at < value_from or not _may_follow(start, starts[j]):
+                continue
+            if _fits(start, body[value_from : starts[j].at]):
+                walk(j, rest, (*path, i))
+
+    walk(0, count, ())
+    return out
 
 
 def _may_follow(before: _Start, after: _Start) -> bool:

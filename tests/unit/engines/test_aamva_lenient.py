@@ -392,6 +392,7 @@ AMBIGUOUS_RUN_TOGETHER = "@ANSI 636014100001DL00310120DLDAQD1234567DCSSMITHDACLI
     ("text", "reason"),
     [
         (AMBIGUOUS_RUN_TOGETHER, "more than one way"),
+        ("@ANSI 636014100001DL00310120DLDAQX1" + "DACDADDAGDAI" * 45, "more element ids than any card"),
         ("@\n\x1e\rANSI 636014100001DL00310010DLZZZ1\r", "no driver licence"),
         ("DAQ123456", "no AAMVA header"),
         ("", "empty"),
