@@ -76,7 +76,7 @@ def split_run_together(
         if _unique(elements, present)
     ]
     # An id with a value in its form inside free text is rarely chance ("...GUADALUPEDBB19800515"
-    # is no residence street "UPEDBB19800515"): the splits that check more forms are kept.
+    # is no residence street "UPEDBB19800515"): the splits that check more values are kept.
     checked = max((_checked(elements) for elements in readings), default=0)
     readings = [elements for elements in readings if _checked(elements) == checked]
     if len(paths) > _KEPT or len(readings) > 1:
@@ -96,7 +96,13 @@ def _elements(body: str, starts: list[_Start], path: tuple[int, ...]) -> list[tu
 
 
 def _checked(elements: list[tuple[str, str]]) -> int:
-    return sum(1 for element_id, _ in elements if element_id in TABLES.element_forms)
+    """Elements whose value was checked: against its form, or as the placeholder issuers write
+    for an absent value ("DADNONE" after "AMANDA" is DAD "NONE", not "ADNONE")."""
+    return sum(
+        1
+        for element_id, value in elements
+        if element_id in TABLES.element_forms or (value and value.upper() in TABLES.placeholders)
+    )
 
 
 def _unique(elements: list[tuple[str, str]], present: Collection[str]) -> bool:
