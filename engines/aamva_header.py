@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from engines.aamva_data import ELEMENT_ID, TABLES
-from engines.aamva_split import AmbiguousSplit, holds_missing_id, out_of_form, split_run_together
+from engines.aamva_split import TRAILING, AmbiguousSplit, holds_missing_id, out_of_form, split_run_together
 
 _FILE_TYPE = "|".join(
     re.escape(t).replace(r"\ ", " ") for t in sorted(TABLES.file_types, key=len, reverse=True)
@@ -271,7 +271,7 @@ def split_payload(
 
     Raises :class:`HeaderError` when they split in no way or in several."""
     lengths = [subfile.length for subfile in subfiles if subfile.length is not None]
-    kept = len(text[start - 2 :].rstrip(" \r\n\t\x00"))
+    kept = len(text[start - 2 :].rstrip(TRAILING))
     expected = sum(lengths) - kept if lengths else None
     try:
         return split_run_together(text[start:], version, expected=expected)
@@ -296,9 +296,9 @@ def _mend(found: list[tuple[str, str]], version: int | None) -> tuple[list[tuple
                 present.update(part_id for part_id, _ in parts)
                 deviations.add("data element separator missing")
                 continue
-        if holds_missing_id(value, version, present):
-            deviations.add("a value holds a missing element's id")
         out.append((element_id, value))
+    if any(holds_missing_id(value, version, present) for _, value in out):
+        deviations.add("a value holds a missing element's id")
     return out, sorted(deviations)
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from engines.aamva_data import TABLES
 
 _Z_SUBFILE = re.compile(r"Z[A-Z]")
-_TRAILING = " \r\n\t\x00"
+TRAILING = " \r\n\t\x00"  # what may follow a payload's last value: padding, a terminator
 _KEPT = 32  # splits of one number of elements weighed one by one; more are too many to tell apart
 # A version 10 card defines 50 licence elements; with a jurisdiction subfile and ids inside values
 # a real payload shows well under this many places an element may start. More is no licence, and
@@ -59,7 +59,7 @@ def split_run_together(
 
     Raises :class:`AmbiguousSplit` when no split, or more than one, leaves every value in form.
     """
-    body = body.rstrip(_TRAILING)
+    body = body.rstrip(TRAILING)
     starts = _starts(body, TABLES.element_ids(version))
     if not starts or starts[0].at != 0:
         raise AmbiguousSplit("the elements do not start with an element id of their version")
@@ -113,14 +113,16 @@ def _unique(elements: list[tuple[str, str]], present: Collection[str]) -> bool:
 def out_of_form(element_id: str, value: str) -> bool:
     """Whether one element's value is out of its form, as when it lost the separator before the
     next element ("DBB05151980DBA05152030")."""
-    return not _in_form(element_id, value.strip(_TRAILING))
+    return not _in_form(element_id, value.strip(TRAILING))
 
 
 def holds_missing_id(value: str, version: int | None, present: Collection[str]) -> bool:
     """Whether a value holds the id of an element its edition makes mandatory and the card
     lacks: "DCSSMITHDACJOHN" lost a separator, or "MCDADE" is a name on a card without DAD.
     Nothing tells the two apart, so such a value is kept and named, never split."""
-    return any(element_id in value for element_id in TABLES.mandatory_ids(version) - set(present))
+    return any(
+        element_id in value and element_id not in present for element_id in TABLES.mandatory_ids(version)
+    )
 
 
 def _starts(body: str, ids: frozenset[str]) -> list[_Start]:
@@ -204,4 +206,4 @@ def _may_follow(before: _Start, after: _Start) -> bool:
 def _fits(start: _Start, value: str) -> bool:
     if not start.element_id:
         return value == ""  # a subfile type is followed straight by its first element
-    return _in_form(start.element_id, value.strip(_TRAILING))
+    return _in_form(start.element_id, value.strip(TRAILING))
