@@ -5,4 +5,4 @@ and by apps/extraction's validators. Nothing here may import Django or touch the
 """
 
 ENGINE_NAME = "cpu-reference"
-ENGINE_VERSION = "0.5.1"
+ENGINE_VERSION = "0.6.0"

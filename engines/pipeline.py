@@ -19,6 +19,7 @@ from engines.stages.assemble import Assemble
 from engines.stages.base import DocumentState, Stage, run_stages
 from engines.stages.decode import Decode
 from engines.stages.document_type import Classify, SettleType
+from engines.stages.evidence import Evidence
 from engines.stages.extract import Extract
 from engines.stages.identity import IdentityZones
 from engines.stages.page_texts import PageTexts
@@ -43,6 +44,7 @@ READING: tuple[Stage, ...] = (
     Extract(),  # the type's reader; a licence's barcode decides the type whatever the words say
     Refine(),  # names and addresses read again by a second OCR; accents, spellings, cities mended
     Assemble(),  # the result, with the fields' boxes on the pages as stored
+    Evidence(),  # what supports each field besides its score: zones, checks, text layer, labels
 )
 
 STAGES: tuple[Stage, ...] = (
@@ -111,5 +113,11 @@ def read_custom_document(
         pages=tuple(pages), text_layer=tuple(text_layer) if text_layer is not None else None
     )
     ctx = context if context is not None else EngineContext.from_environment()
-    stages: tuple[Stage, ...] = (Decode(), PageTexts(), ReadCustom(document_type, custom), Assemble())
+    stages: tuple[Stage, ...] = (
+        Decode(),
+        PageTexts(),
+        ReadCustom(document_type, custom),
+        Assemble(),
+        Evidence(),
+    )
     return run_stages(stages, request, ctx).finished()

@@ -44,6 +44,7 @@ from engines.business.names import (
     with_ordinal_indicators,
     with_street_type_apart,
 )
+from engines.evidence import TWO_READINGS, with_evidence
 from engines.images import rotate
 from engines.knowledge import KNOWLEDGE
 from engines.page_text import PageFrame
@@ -469,6 +470,8 @@ def confirm_fields(
         # takes Ü for Û and É for Ė on a soft scan, and PP-OCR, without accents, cannot object.
         agreed = not merged.spaces_overruled and not _RARE_ACCENT.search(value)
         out[name] = dataclasses.replace(f, value=value, valid=True if f.valid is None and agreed else f.valid)
+        if agreed:
+            out[name] = with_evidence(out[name], TWO_READINGS)
     detail = "" if not disagreed else "not confirmed by a second reading: " + ", ".join(sorted(disagreed))
     return out, [Check(CHECK_NAME, not disagreed, detail)]
 

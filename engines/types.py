@@ -30,6 +30,9 @@ class FieldResult:
     bbox: BBox | None  # [x0, y0, x1, y1] as fractions of the page
     source: str
     valid: bool | None = None  # True/False when a validator applies (e.g. a check digit), else None
+    # What supports the value independently of its score (engines/spec/evidence.toml names the
+    # kinds): the engine adds what it saw, the app adds what needs fitted knowledge.
+    evidence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,11 @@ class EngineResult:
             "document_type_confidence": self.document_type_confidence,
             "pages": self.pages,
             "fields": {
-                name: {**asdict(f), "bbox": list(f.bbox) if f.bbox is not None else None}
+                name: {
+                    **asdict(f),
+                    "bbox": list(f.bbox) if f.bbox is not None else None,
+                    "evidence": list(f.evidence),
+                }
                 for name, f in self.fields.items()
             },
             "checks": [asdict(c) for c in self.checks],
@@ -77,6 +84,7 @@ class EngineResult:
                 bbox=tuple(f["bbox"]) if f.get("bbox") is not None else None,  # type: ignore[arg-type]
                 source=f["source"],
                 valid=f.get("valid"),
+                evidence=tuple(str(e) for e in f.get("evidence") or ()),
             )
             for name, f in data.get("fields", {}).items()
         }

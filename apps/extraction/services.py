@@ -26,6 +26,9 @@ class Assessment:
     result: EngineResult  # ``valid`` settled, business checks appended, type confidence calibrated
     confidences: dict[str, float]  # calibrated, per field name
     decision: Decision
+    # per field name: what supports its value besides its score (engines/spec/evidence.toml):
+    # the engine's evidence, and what the app adds from fitted knowledge (``familiar_layout``)
+    evidence: dict[str, tuple[str, ...]]
     calibration_version: str
 
 
@@ -84,7 +87,11 @@ def result_assess(
         required_fields=custom.required if custom is not None else None,
     )
     return Assessment(
-        result=validated, confidences=confidences, decision=decision, calibration_version=calibration.version
+        result=validated,
+        confidences=confidences,
+        decision=decision,
+        evidence={name: f.evidence for name, f in validated.fields.items()},
+        calibration_version=calibration.version,
     )
 
 
