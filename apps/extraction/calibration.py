@@ -28,12 +28,14 @@ import logging
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apps.extraction.layouts import LayoutMemory, fingerprint
 from engines import ENGINE_VERSION
 from engines.spec import DOCUMENT_TYPES, field_family
+from engines.types import EngineResult
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +111,24 @@ class Calibration:
     # the engine version whose readings the maps were fitted on ("" where unknown): a map fitted
     # on one engine's confidences says little of another's, so a new engine version is refitted
     engine_version: str = ""
+    # per document type: the layouts the maps were fitted on (``familiar_layout`` evidence)
+    layouts: dict[str, LayoutMemory] = field(default_factory=dict)
+    # per document type: the least calibrated confidence a field needs for an auto-approval,
+    # chosen on documents the maps were not fitted on at ``target_precision`` (apps.extraction.thresholds)
+    thresholds: dict[str, float] = field(default_factory=dict)
+    target_precision: float | None = None
+    # what the artefact was fitted on: one entry per set (path, documents, part used)
+    fitted_on: tuple[dict[str, Any], ...] = ()
+
+    def familiar(self, result: EngineResult) -> bool:
+        """Is the document's layout within the fitted distance of those the maps were fitted on?"""
+        memory = self.layouts.get(result.document_type)
+        point = fingerprint(result)
+        return memory is not None and point is not None and memory.familiar(point)
+
+    def threshold(self, document_type: str, default: float) -> float:
+        """The auto-approval threshold of a type: the one chosen for it, never below ``default``."""
+        return max(default, self.thresholds.get(document_type, default))
 
     def calibrate(
         self,
@@ -173,6 +193,10 @@ class Calibration:
         return {
             "version": self.version,
             "engine_version": self.engine_version,
+            "fitted_on": list(self.fitted_on),
+            "target_precision": self.target_precision,
+            "thresholds": dict(sorted(self.thresholds.items())),
+            "layouts": {k: m.to_json() for k, m in sorted(self.layouts.items())},
             "maps": {k: m.to_json() for k, m in sorted(self.maps.items())},
         }
 
@@ -183,7 +207,13 @@ class Calibration:
             for key, m in data["maps"].items()
         }
         return cls(
-            version=str(data["version"]), maps=maps, engine_version=str(data.get("engine_version", ""))
+            version=str(data["version"]),
+            maps=maps,
+            engine_version=str(data.get("engine_version", "")),
+            layouts={k: LayoutMemory.from_json(v) for k, v in data.get("layouts", {}).items()},
+            thresholds={k: float(v) for k, v in data.get("thresholds", {}).items()},
+            target_precision=data.get("target_precision"),
+            fitted_on=tuple(data.get("fitted_on", ())),
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines.evidence import sufficient
 from engines.spec import REQUIRED_FIELDS
 
 # Checks shown to the reviewer that do not by themselves stop straight-through processing: the
@@ -22,6 +23,8 @@ class CalibratedField:
     value: str | None
     confidence: float
     valid: bool | None
+    # what supports the value besides its score (engines/spec/evidence.toml); none: never approved
+    evidence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -42,8 +45,9 @@ def decide(
 ) -> Decision:
     """Auto-approve only a document of a known type, confidently classified, whose every check
     passed, whose required fields are all present, and whose every field (required or not: an
-    approved document is approved whole) is valid and at least ``min_confidence`` likely right.
-    Everything else goes to a person. ``required_fields``: those of a tenant's own type (its
+    approved document is approved whole) is valid, at least ``min_confidence`` likely right and
+    supported by enough independent evidence (engines.evidence.sufficient: a score alone is a
+    probability only on layouts like those it was fitted on). Everything else goes to a person. ``required_fields``: those of a tenant's own type (its
     schema's ``required``, possibly none), instead of the §3.2 type's."""
     reasons: list[str] = []
     required = REQUIRED_FIELDS.get(document_type) if required_fields is None else required_fields
@@ -58,13 +62,20 @@ def decide(
     for field in fields:
         if not field.value:
             # an optional field found empty: approved only if "there is none" is itself confident
-            if field.name not in (required or ()) and field.confidence < min_confidence:
+            # and something besides the score says so (a verified zone, a familiar layout)
+            if field.name in (required or ()):
+                continue
+            if field.confidence < min_confidence:
                 reasons.append(f"{field.name} not found")
+            elif not sufficient(field.name, field.evidence, present=False):
+                reasons.append(f"{field.name} absence lacks evidence")
             continue
         if field.valid is False:
             reasons.append(f"{field.name} invalid")
         elif field.confidence < min_confidence:
             reasons.append(f"{field.name} below confidence threshold")
+        elif not sufficient(field.name, field.evidence):
+            reasons.append(f"{field.name} lacks evidence")
     reasons.extend(
         f"check {name} failed"
         for name, passed in checks_passed.items()

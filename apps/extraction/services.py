@@ -12,6 +12,8 @@ from apps.extraction.calibration import Calibration
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.validation import validate_result
 from engines.custom_types import CustomSchema
+from engines.evidence import FAMILIAR_LAYOUT, engine_evidence, with_evidence
+from engines.plausibility import implausible, plausibility_check
 from engines.types import Check, EngineResult
 
 # Sources whose raw confidences mean nothing until a map was fitted on their own labelled output: a
@@ -39,12 +41,20 @@ def result_assess(
     calibration: Calibration | None = None,
     custom: CustomSchema | None = None,
     tenant_id: object = None,
+    min_confidence: float | None = None,
 ) -> Assessment:
     """Validate, calibrate (with the shipped maps unless ``calibration`` is given) and decide.
     ``custom``: the schema of the tenant's own type the document was read as (apps.doctypes);
-    ``tenant_id``: its tenant, whose own maps of the type apply (none of another tenant's)."""
+    ``tenant_id``: its tenant, whose own maps of the type apply (none of another tenant's);
+    ``min_confidence``: instead of the type's threshold (apps.extraction.thresholds chooses them)."""
     calibration = calibration or calibration_maps.current()
-    validated = validate_result(result, today=today, custom=custom)
+    today = today or dt.date.today()
+    validated = _with_evidence(validate_result(result, today=today, custom=custom), calibration)
+    if custom is None:
+        validated = replace(
+            validated,
+            checks=[*validated.checks, plausibility_check(implausible(validated.fields, today=today))],
+        )
     # the type as the maps name it: a tenant's own type with its tenant
     mapped_as = validated.document_type
     if custom is not None:
@@ -78,11 +88,15 @@ def result_assess(
         document_type=validated.document_type,
         document_type_confidence=validated.document_type_confidence,
         fields=[
-            CalibratedField(name=name, value=f.value, confidence=confidences[name], valid=f.valid)
+            CalibratedField(
+                name=name, value=f.value, confidence=confidences[name], valid=f.valid, evidence=f.evidence
+            )
             for name, f in validated.fields.items()
         ],
         checks_passed={c.name: c.passed for c in validated.checks},
-        min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
+        min_confidence=calibration.threshold(mapped_as, settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE)
+        if min_confidence is None
+        else min_confidence,
         min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
         required_fields=custom.required if custom is not None else None,
     )
@@ -93,6 +107,17 @@ def result_assess(
         evidence={name: f.evidence for name, f in validated.fields.items()},
         calibration_version=calibration.version,
     )
+
+
+def _with_evidence(result: EngineResult, calibration: Calibration) -> EngineResult:
+    """Each field's evidence: what the engine attached (an engine that attaches none, or an older
+    stored result, gets what its source and checks show: engines.evidence.engine_evidence), and
+    ``familiar_layout`` where the document's layout is within the fitted distance of those the
+    calibration was fitted on."""
+    fields = engine_evidence(result.fields, result.checks)
+    if calibration.familiar(result):
+        fields = {name: with_evidence(f, FAMILIAR_LAYOUT) for name, f in fields.items()}
+    return replace(result, fields=fields)
 
 
 def _mark_uncalibrated_sources(

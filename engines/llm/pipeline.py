@@ -21,8 +21,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from engines.custom_types import TypeCandidate
+from engines.evidence import engine_evidence
 from engines.llm import ENGINE_NAME, ENGINE_VERSION
 from engines.llm.confidence import ValueConfidence, value_confidence
+from engines.llm.grounding import ground
 from engines.llm.parsing import UNUSABLE, ParsedOutput, parse_model_json
 from engines.llm.prompts import classification_prompt, extraction_prompt
 from engines.llm.schemas import (
@@ -234,8 +236,17 @@ def _verify_mrz(fields: dict[str, FieldResult], lines: Any) -> list[Check]:
     ]
 
 
-def verify(document_type: str, fields: dict[str, FieldResult], parsed: ParsedOutput) -> list[Check]:
-    """Mark fields ``valid`` where a rule applies and return the checks that ran (in place)."""
+def verify(
+    document_type: str,
+    fields: dict[str, FieldResult],
+    parsed: ParsedOutput,
+    *,
+    page_texts: Sequence[str] | None = None,
+) -> list[Check]:
+    """Mark fields ``valid`` where a rule applies and return the checks that ran (in place).
+    ``page_texts``: the pages' own text (a digital PDF's text layer), where each value the model
+    wrote is looked for: found, it is ``grounded`` (engines.llm.grounding); a model's token
+    probability alone says nothing of whether it copied the value or made it up."""
     from engines.validators import valid_iban
 
     checks: list[Check] = []
@@ -270,6 +281,9 @@ def verify(document_type: str, fields: dict[str, FieldResult], parsed: ParsedOut
         )
     if document_type in WITH_MRZ and MRZ_PROPERTY in parsed.data:
         checks.extend(_verify_mrz(fields, parsed.data[MRZ_PROPERTY]))
+    grounded, grounding = ground(fields, page_texts)
+    fields.update(grounded)
+    checks.extend(grounding)
     if parsed.truncated:
         checks.append(Check("model_output_complete", False, "the model's answer was cut short"))
     return checks
@@ -283,12 +297,16 @@ def assemble(
     pages: int,
     timings_ms: dict[str, int],
 ) -> EngineResult:
+    """The result, each field with the evidence the checks give it as the CPU engine's Evidence
+    stage does (verified MRZ check digits, IBAN checksum, totals that add up; engines.evidence),
+    beside any ``grounded`` that :func:`verify` found."""
+    every_check = [*decision.checks, *checks]
     return EngineResult(
         document_type=decision.document_type,
         document_type_confidence=round(decision.confidence, 6),
         pages=pages,
-        fields=fields,
-        checks=[*decision.checks, *checks],
+        fields=engine_evidence(fields, every_check),
+        checks=every_check,
         engine_name=ENGINE_NAME,
         engine_version=ENGINE_VERSION,
         timings_ms=timings_ms,

@@ -19,9 +19,9 @@ from engines.stages.base import DocumentState
 from engines.types import BBox, EngineContext, FieldResult
 
 # A label on the value's row may stand this far to its left (a share of the page's width) ...
-_ROW_REACH = 0.6
-# ... and one above it this many of its own line heights higher.
-_ABOVE_REACH_LINES = 3.5
+_ROW_REACH = 0.45
+# ... and one above it no further than the next line down (a block's first line under its caption).
+_ABOVE_REACH_LINES = 1.6
 
 
 class Evidence:

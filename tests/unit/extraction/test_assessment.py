@@ -171,9 +171,15 @@ def test_a_raw_score_below_a_class_support_is_answered_by_the_coarser_class_and_
     assert values == sorted(values)
 
 
-def _read_by_the_model(result: EngineResult, names: set[str]) -> EngineResult:
+def _read_by_the_model(
+    result: EngineResult, names: set[str], evidence: tuple[str, ...] = ("grounded", "two_readings")
+) -> EngineResult:
+    """The fields ``names`` as a model read them, found in the page's text and agreeing with the
+    MRZ (``evidence``) unless told otherwise."""
     fields = {
-        name: FieldResult(f.value, f.confidence, f.page, None, "model", f.valid) if name in names else f
+        name: FieldResult(f.value, f.confidence, f.page, None, "model", f.valid, evidence)
+        if name in names
+        else f
         for name, f in result.fields.items()
     }
     return EngineResult(**{**result.__dict__, "fields": fields, "engine_name": "gemma4"})
@@ -199,3 +205,15 @@ def test_a_map_fitted_on_the_models_own_labelled_output_lets_it_approve():
     assessment = result_assess(result=result, today=TODAY, calibration=calibration)
     assert "confidence_calibrated" not in {c.name for c in assessment.result.checks}
     assert assessment.decision.outcome == "auto_approved", assessment.decision.reasons
+
+
+def test_a_calibrated_model_value_without_evidence_never_auto_approves():
+    """Calibrated or not, a value nothing but its score supports goes to a person (issue 47)."""
+    result = _read_by_the_model(_passport(), {"surname", "given_names"}, evidence=())
+    examples = [Example("model", "surname", None, 0.999, True, document_type="passport")] * 60
+    examples += [Example("model", "surname", None, 0.5, False, document_type="passport")] * 10
+    calibration = Calibration(version="model-fitted", maps={**current().maps, **fit(examples).maps})
+    assessment = result_assess(result=result, today=TODAY, calibration=calibration)
+    assert assessment.decision.outcome == "needs_review"
+    assert "surname lacks evidence" in assessment.decision.reasons
+    assert assessment.evidence["document_number"] == ("mrz_check_digits",)

@@ -2,7 +2,11 @@
 
 Runs the engine on every labelled document (cached like ``evaluate``), labels each returned field
 right or wrong, fits one isotonic map per evidence class and writes the versioned artefact that
-``apps.extraction.calibration.current()`` loads. Fit on one generated set, evaluate on another.
+``apps.extraction.calibration.current()`` loads, with the layouts of the documents fitted on
+(``familiar_layout`` evidence) and the auto-approval threshold per type, chosen out of fold at
+``--target-precision`` (apps.extraction.thresholds). Fit on generated sets, the independent
+family and part of each real set (``--held-out-in``: that folder's held-out files, by
+apps.extraction.holdout, are left out of every fit); evaluate on what was left out.
 """
 
 from __future__ import annotations
@@ -10,15 +14,21 @@ from __future__ import annotations
 import datetime as dt
 from argparse import ArgumentParser
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.extraction import calibration as calibration_maps
-from apps.extraction.evaluation import calibration_examples, run_engine, type_examples
+from apps.extraction.calibration import Calibration
+from apps.extraction.evaluation import Sample, calibration_examples, run_engine, type_examples
+from apps.extraction.holdout import HELD_OUT_SHARE, held_out
+from apps.extraction.layouts import fit_layouts
 from apps.extraction.management.commands.evaluate import _progress
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
+from apps.extraction.thresholds import choose, out_of_fold
 
 
 class Command(BaseCommand):
@@ -30,14 +40,34 @@ class Command(BaseCommand):
         parser.add_argument("--out", type=Path, default=calibration_maps.ARTEFACT_PATH)
         parser.add_argument("--name", dest="version_name", default=None, help="version name of the artefact")
         parser.add_argument("--cache", type=Path, default=Path("var/eval-cache"))
+        parser.add_argument(
+            "--held-out-in",
+            dest="held_out_in",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="fit only on this folder's files outside its held-out part (repeatable)",
+        )
+        parser.add_argument("--target-precision", type=float, default=0.99)
 
     def handle(self, *args: Any, **options: Any) -> None:
         for folder in options["dirs"]:
             if not (folder / "truth.json").exists():
                 raise CommandError(f"{folder} has no truth.json")
-        samples = run_engine(
-            options["dirs"], reader_for(options["engine"]), cache_dir=options["cache"], progress=_progress
-        )
+        held_in = {folder.resolve() for folder in options["held_out_in"]}
+        samples: list[Sample] = []
+        fitted_on = []
+        for folder in options["dirs"]:
+            read = run_engine(
+                [folder], reader_for(options["engine"]), cache_dir=options["cache"], progress=_progress
+            )
+            part = "all"
+            if folder.resolve() in held_in:
+                read = [s for s in read if not held_out(s.file)]
+                part = f"all but the held-out {HELD_OUT_SHARE:.0%} (apps.extraction.holdout)"
+            samples.extend(read)
+            fitted_on.append({"path": str(folder), "documents": len(read), "part": part})
         examples = calibration_examples(samples)
         if not examples:
             raise CommandError("the engine returned no fields on these folders: nothing to fit")
@@ -45,13 +75,25 @@ class Command(BaseCommand):
         engine_versions = sorted({s.result.engine_version for s in samples if s.result is not None})
         if len(engine_versions) != 1:
             raise CommandError(f"the folders were read by engine versions {engine_versions}: fit on one")
-        fitted = calibration_maps.fit(
-            examples, version=version, types=type_examples(samples), engine_version=engine_versions[0]
+
+        def fit(part: Sequence[Sample]) -> Calibration:
+            fitted = calibration_maps.fit(
+                calibration_examples(part),
+                version=version,
+                types=type_examples(part),
+                engine_version=engine_versions[0],
+            )
+            return replace(fitted, layouts=fit_layouts(s.result for s in part if s.result is not None))
+
+        target = options["target_precision"]
+        thresholds = choose(out_of_fold(samples, fit, dt.date.today()), target=target)
+        fitted = replace(
+            fit(samples), thresholds=thresholds, target_precision=target, fitted_on=tuple(fitted_on)
         )
         calibration_maps.save(fitted, options["out"])
         right = Counter(e.correct for e in examples)
         self.stdout.write(
-            f"fitted {len(fitted.maps)} maps on {len(examples)} fields from {len(samples)} documents "
-            f"({right[True]} right, {right[False]} wrong) read by engine {engine_versions[0]}; "
-            f"wrote {options['out']} ({version})"
+            f"fitted {len(fitted.maps)} maps and {len(fitted.layouts)} layouts on {len(examples)} fields from "
+            f"{len(samples)} documents ({right[True]} right, {right[False]} wrong) read by engine "
+            f"{engine_versions[0]}; thresholds at precision {target}: {thresholds}; wrote {options['out']} ({version})"
         )
