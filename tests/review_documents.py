@@ -42,6 +42,14 @@ PASSPORT_FIELDS: dict[str, tuple[str, float, list[float], bool | None]] = {
     "date_of_expiry": ("2059-04-10", 0.999, [0.5361, 0.8009, 0.6403, 0.8275], True),
     "issuing_country": ("PHL", 0.9909, [0.2055, 0.7639, 0.2575, 0.7905], None),
 }
+# What supports each value besides its score, as the engine attached it to the sample passport:
+# the zone's check digits verify every field, and the printed page agrees on names, number, dates.
+PASSPORT_EVIDENCE: dict[str, list[str]] = {
+    name: ["mrz_check_digits", "two_readings"]
+    if name in {"document_number", "surname", "given_names", "date_of_birth", "date_of_expiry"}
+    else ["mrz_check_digits"]
+    for name in PASSPORT_FIELDS
+}
 PASSPORT_CHECKS = [
     {"name": "mrz_found", "passed": True, "detail": "TD3 on page 1"},
     {"name": "mrz_check_digits", "passed": True, "detail": ""},
@@ -71,9 +79,11 @@ def document_for_review(
     document_type: str = "passport",
     fields: dict[str, tuple[str, float, list[float], bool | None]] | None = None,
     checks: list[dict[str, object]] | None = None,
+    evidence: dict[str, list[str]] | None = None,
 ) -> Document:
     """A document with one stored page and an extraction, decided by the real ``decide`` step:
-    with the sample passport's fields it needs review (two names below the threshold)."""
+    with the sample passport's fields it needs review (two names below the threshold).
+    ``evidence``: per field, instead of the sample passport's (a field it does not name has none)."""
     document_id = uuid.uuid4()
     document = Document.objects.create(
         id=document_id,
@@ -117,6 +127,7 @@ def document_for_review(
             bbox=bbox,
             source="mrz",
             valid=valid,
+            evidence=(PASSPORT_EVIDENCE if evidence is None else evidence).get(field_name, []),
         )
     document_decide(document_id=str(document.pk))
     document.refresh_from_db()

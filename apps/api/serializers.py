@@ -10,6 +10,7 @@ from rest_framework import serializers
 from apps.doctypes.selectors import document_type_exists
 from apps.documents.models import DocumentStatus
 from apps.webhooks import destinations
+from engines.evidence import RULES as EVIDENCE_RULES
 from engines.spec import DOCUMENT_TYPES
 
 DECISIONS = ("auto_approved", "needs_review", "resubmission_requested", "rejected")
@@ -111,6 +112,12 @@ class FieldResult(serializers.Serializer):
     bbox = serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=4, max_length=4)
     source = serializers.CharField(help_text=f"one of {', '.join(SOURCES)}")  # type: ignore[assignment]
     valid = serializers.BooleanField(allow_null=True)
+    evidence = serializers.ListField(
+        child=serializers.ChoiceField(choices=[(k.name, k.means) for k in EVIDENCE_RULES.kinds.values()]),
+        help_text="what supports the value independently of its confidence, in a fixed order, possibly "
+        "empty: a field without enough evidence for its kind is never auto-approved, whatever its "
+        "confidence (docs/decisions.md)",
+    )
     title = serializers.CharField(required=False, help_text="a tenant's own type's field: its title")
 
 

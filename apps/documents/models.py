@@ -109,6 +109,9 @@ class Field(models.Model):
     bbox = models.JSONField(null=True, blank=True)
     source = models.CharField(max_length=20)
     valid = models.BooleanField(null=True, blank=True)
+    # what supports the value besides its score: evidence kinds of engines/spec/evidence.toml, in
+    # that file's order (ARCHITECTURE §3.1 ``evidence``); an operator's correction leaves it as read
+    evidence = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["id"]

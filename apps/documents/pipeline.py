@@ -48,6 +48,7 @@ from apps.documents.models import Document, DocumentStatus, Extraction, Field, P
 from apps.documents.services import document_fail
 from apps.documents.state import IN_FLIGHT, document_lock, document_transition
 from apps.documents.steps import PipelineStep, steps_request
+from apps.extraction import calibration as calibration_maps
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import Assessment, result_assess
@@ -57,7 +58,7 @@ from apps.webhooks.models import DocumentCallback, WebhookEvent
 from apps.webhooks.services import document_callbacks_of, webhook_document_event
 from engines.custom_types import CustomSchema, candidates_to_json, parse_schema
 from engines.types import EngineError, EngineResult, FieldResult
-from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images
+from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images, captured_pages
 from media.pdf_render import PreparedPage
 from media.preprocessing import PageLimits, prepare_pages
 from media.reading_signals import glyph_check
@@ -207,11 +208,14 @@ class PageChecks:
 
 def _capture_assess(document: Document, pages: list[PreparedPage], original: bytes) -> PageChecks | None:
     """The capture quality and authenticity signals of the document's photographed or scanned
-    pages; None for a digital PDF (every page has a text layer: there was no capture) or when
-    both are turned off. Pure CPU work on the page images, before any lock or model call. An
-    uploaded photo (one image) is lent to the copy-move signal as it came, before resizing."""
+    pages; None for a digital PDF (a page with a text layer, or no page that is a scan: there was
+    no capture, so none of its pages is judged, a blank one included) or when both are turned
+    off. Pure CPU work on the page images, before any lock or model call. An uploaded photo (one
+    image) is lent to the copy-move signal as it came, before resizing."""
     # the first DOCINTEL_CAPTURE_MAX_PAGES of them: what the measures cost stays bounded
-    captured = [page for page in pages if not page.text_layer][: settings.DOCINTEL_CAPTURE_MAX_PAGES]
+    captured = captured_pages(pages, document.mime_type == "application/pdf")[
+        : settings.DOCINTEL_CAPTURE_MAX_PAGES
+    ]
     if not captured:
         return None
     images, numbers = [page.image for page in captured], [page.number for page in captured]
@@ -646,6 +650,8 @@ def _field_row(extraction: Extraction, name: str, found: FieldResult, assessment
         bbox=list(found.bbox) if found.bbox is not None else None,
         source=found.source,
         valid=assessed.valid if assessed is not None else found.valid,
+        # the assessment's, which adds what the app knows (familiar_layout) to the engine's own
+        evidence=list(assessment.evidence.get(name, found.evidence)),
     )
 
 
@@ -726,7 +732,8 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
         for row in rows:
             row.valid = assessment.result.fields[row.name].valid
             row.confidence = assessment.confidences[row.name]
-        Field.objects.bulk_update(rows, ["valid", "confidence"])
+            row.evidence = list(assessment.evidence.get(row.name, ()))
+        Field.objects.bulk_update(rows, ["valid", "confidence", "evidence"])
         extraction.checks = _checks_json(assessment)
         extraction.calibration_version = assessment.calibration_version
         extraction.validated_at = timezone.now()
@@ -751,11 +758,20 @@ def document_decide(*, document_id: str) -> StepOutcome:
             document_type=document.document_type,
             document_type_confidence=document.document_type_confidence or 0.0,
             fields=[
-                CalibratedField(name=f.name, value=f.value, confidence=f.confidence or 0.0, valid=f.valid)
+                CalibratedField(
+                    name=f.name,
+                    value=f.value,
+                    confidence=f.confidence or 0.0,
+                    valid=f.valid,
+                    evidence=tuple(f.evidence or ()),
+                )
                 for f in extraction.fields.all()
             ],
             checks_passed={c["name"]: c["passed"] for c in extraction.checks},
-            min_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
+            # the type's threshold, chosen where the calibration was fitted (never below the setting)
+            min_confidence=calibration_maps.current().threshold(
+                document.document_type, settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE
+            ),
             min_type_confidence=settings.DOCINTEL_AUTO_APPROVE_MIN_TYPE_CONFIDENCE,
             required_fields=custom.required if custom is not None else None,
         )

@@ -131,6 +131,7 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
                 bbox=f.bbox,
                 source=f.source,
                 valid=f.valid,
+                evidence=list(f.evidence or ()),
             )
             for f in extraction.fields.all()
         ]

@@ -15,10 +15,12 @@ from Django: the renderer runs without settings or a database.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import json
 import os
 import platform
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,6 +150,114 @@ class TypeConfusion:
 
 
 @dataclass(frozen=True)
+class DocumentOutcome:
+    """One scored document as selective prediction sees it (kept in the report, not in the record)."""
+
+    file: str
+    confidence: float  # the document confidence (evaluation.document_confidence); 0 when the read failed
+    auto_approved: bool  # what the real decision (result_assess(...).decision) did with it
+    all_right: bool  # type and every labelled field right
+
+
+# Thresholds are compared at the precision the record writes them, so the curve read back from a
+# record and the one computed from the documents are the same points.
+THRESHOLD_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class CoveragePoint:
+    """One threshold on the document confidence: the documents at or above it (those a rule "approve
+    when the document confidence is at least this" would approve) and how many of them are right."""
+
+    threshold: float
+    documents: int  # all documents of the set, the coverage's denominator
+    covered: int  # documents whose confidence is at least the threshold
+    covered_all_right: int  # of those, documents whose type and every labelled field are right
+
+    @property
+    def coverage(self) -> float:
+        return _rate(self.covered, self.documents)
+
+    @property
+    def accuracy(self) -> float:
+        return _rate(self.covered_all_right, self.covered)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "threshold": self.threshold,
+            "covered": self.covered,
+            "covered_all_right": self.covered_all_right,
+            "coverage": round(self.coverage, 4),
+            "accuracy": round(self.accuracy, 4),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, documents: int) -> CoveragePoint:
+        return cls(float(data["threshold"]), documents, int(data["covered"]), int(data["covered_all_right"]))
+
+
+def coverage_curve(documents: Sequence[DocumentOutcome]) -> tuple[CoveragePoint, ...]:
+    """The coverage-accuracy curve: one point per distinct document confidence, highest first.
+
+    Lowering the threshold through every distinct confidence (rounded to the record's precision)
+    gives every coverage a threshold rule can reach, so the curve hides no operating point; ties
+    enter together, as a threshold cannot split them. Coverage rises and the last point covers
+    every document (its accuracy is the share of documents entirely right).
+    """
+    total = len(documents)
+    ranked = sorted(documents, key=lambda d: -round(d.confidence, THRESHOLD_DIGITS))
+    points: list[CoveragePoint] = []
+    right = 0
+    for index, document in enumerate(ranked):
+        right += document.all_right
+        threshold = round(document.confidence, THRESHOLD_DIGITS)
+        is_last_of_tie = (
+            index + 1 == total or round(ranked[index + 1].confidence, THRESHOLD_DIGITS) != threshold
+        )
+        if is_last_of_tie:
+            points.append(CoveragePoint(threshold, total, index + 1, right))
+    return tuple(points)
+
+
+def accuracy_at_coverage(curve: Sequence[CoveragePoint], coverage: float) -> CoveragePoint | None:
+    """The point of the curve with the least coverage that reaches ``coverage`` (None: empty curve).
+
+    A threshold rule approving at least that share of documents, read off the curve for a table.
+    """
+    coverages = [p.coverage for p in curve]
+    index = bisect.bisect_left(coverages, coverage - 1e-9)
+    return curve[min(index, len(curve) - 1)] if curve else None
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """What the real decision chose: the documents it auto-approved and how many were entirely right."""
+
+    documents: int
+    auto_approved: int
+    auto_approved_all_right: int
+    lowest_confidence: float | None  # the lowest document confidence it approved; None if none
+
+    @property
+    def automation_rate(self) -> float:
+        return _rate(self.auto_approved, self.documents)
+
+    @property
+    def precision(self) -> float:
+        return _rate(self.auto_approved_all_right, self.auto_approved)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "documents": self.documents,
+            "auto_approved": self.auto_approved,
+            "auto_approved_all_right": self.auto_approved_all_right,
+            "automation_rate": round(self.automation_rate, 4),
+            "precision": round(self.precision, 4),
+            "lowest_confidence": _round(self.lowest_confidence),
+        }
+
+
+@dataclass(frozen=True)
 class SetAccuracy:
     """Every figure of one evaluation set (or of all of them pooled, ``name`` "pooled")."""
 
@@ -169,6 +279,10 @@ class SetAccuracy:
     types: tuple[TypeAccuracy, ...]
     per_field: tuple[FieldAccuracy, ...]
     confusions: tuple[TypeConfusion, ...]
+    # Selective prediction (records before it have none: the defaults read them back)
+    coverage_curve: tuple[CoveragePoint, ...] = ()
+    auto_approved_min_confidence: float | None = None  # the lowest document confidence approved
+    held_out: bool = False  # only the held-out part of a real set (apps/extraction/holdout.py)
 
     @property
     def straight_through_rate(self) -> float:
@@ -177,6 +291,16 @@ class SetAccuracy:
     @property
     def auto_approved_precision(self) -> float:
         return _rate(self.auto_approved_all_right, self.auto_approved)
+
+    @property
+    def operating_point(self) -> OperatingPoint:
+        """The automation rate and precision the real decision reached (the same counts as above)."""
+        return OperatingPoint(
+            self.documents,
+            self.auto_approved,
+            self.auto_approved_all_right,
+            self.auto_approved_min_confidence,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,6 +324,9 @@ class SetAccuracy:
             "types": [t.to_dict() for t in self.types],
             "per_field": [f.to_dict() for f in self.per_field],
             "confusions": [c.to_dict() for c in self.confusions],
+            "held_out": self.held_out,
+            "operating_point": self.operating_point.to_dict(),
+            "coverage_curve": [p.to_dict() for p in self.coverage_curve],
         }
 
     @classmethod
@@ -223,6 +350,12 @@ class SetAccuracy:
             types=tuple(TypeAccuracy.from_dict(t) for t in data["types"]),
             per_field=tuple(FieldAccuracy.from_dict(f) for f in data["per_field"]),
             confusions=tuple(TypeConfusion.from_dict(c) for c in data["confusions"]),
+            coverage_curve=tuple(
+                CoveragePoint.from_dict(p, documents=int(data["documents"]))
+                for p in data.get("coverage_curve", ())
+            ),
+            auto_approved_min_confidence=_float(data.get("operating_point", {}).get("lowest_confidence")),
+            held_out=bool(data.get("held_out", False)),
         )
 
 
@@ -337,21 +470,215 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]], *, numeric_from
     return [_row(header), _row(align), *(_row(r) for r in rows)]
 
 
-def markdown(record: AccuracyRecord, *, per_field: bool = False) -> str:
-    """The record as markdown: a summary row per set (and pooled), then field accuracy per type.
+# ---- the capture gate's rates (bench/capture_gate.py) ----------------------------------------------
+
+_FALSE_RESUBMISSION = re.compile(r"false.?resub", re.IGNORECASE)
+_CATCH = re.compile(r"catch", re.IGNORECASE)
+_NAME_KEYS = ("name", "set", "family", "folder", "path")
+# counts behind a rate, where the gate's JSON gives them (bench/capture_gate.py's keys)
+_FALSE_COUNTS = ("sent_back", "documents")
+_CATCH_COUNTS = ("caught", "degraded_pages")
+# the gate's family names for evaluation sets named otherwise: its "synth" is var/bench/all-types
+_GATE_ALIASES = {"synth": "all-types"}
+
+
+@dataclass(frozen=True)
+class GateRate:
+    """One family of the capture gate's measurement: how often it sent a clean page back for a
+    retake (false resubmission) and how often it caught a degraded one. Read from another tool's
+    JSON whose keys this code does not own, so every rate is optional and kept as text."""
+
+    name: str
+    false_resubmission: str | None
+    catch: str | None
+
+    def matches(self, s: SetAccuracy) -> bool:
+        """Is this the gate's figure for that evaluation set? (Same folder name, or a path ending in it.)"""
+        base = s.name.split(" (")[0]
+        name = _GATE_ALIASES.get(self.name, self.name).rstrip("/")
+        return bool(base) and (name == base or name.endswith("/" + base))
+
+
+def _gate_value(value: Any, counts: tuple[Any, Any] | None = None) -> str | None:
+    """A rate as the gate wrote it: a share as a percentage (with its counts where given)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, dict):
+        return _gate_value(next((value[k] for k in ("rate", "value", "share") if k in value), None))
+    if isinstance(value, int | float):
+        shown = f"{value:.1%}" if 0 <= value <= 1 else f"{value:g}"
+        if counts is not None and all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+            shown += f" ({counts[0]}/{counts[1]})"
+        return shown
+    return str(value)
+
+
+def _gate_rate(node: dict[str, Any], keys: list[str], counts: tuple[str, str]) -> str | None:
+    if not keys:
+        return None
+    key = min(keys, key=len)  # "false_resubmission" before "page_false_resubmission"
+    given = (node[counts[0]], node[counts[1]]) if counts[0] in node and counts[1] in node else None
+    return _gate_value(node[key], given)
+
+
+def gate_rates(data: Any) -> tuple[GateRate, ...]:
+    """Every family in the capture gate's JSON that states a false-resubmission or catch rate.
+
+    Read defensively: its ``results`` (or the whole document), and in it any object, however
+    nested, with a key naming a false resubmission or a catch rate is one family, named by its own
+    name/set/family key or else by the key it sits under.
+    """
+    found: list[GateRate] = []
+
+    def walk(node: Any, under: str) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, under)
+            return
+        if not isinstance(node, dict):
+            return
+        false_keys = [str(k) for k in node if _FALSE_RESUBMISSION.search(str(k))]
+        catch_keys = [str(k) for k in node if _CATCH.search(str(k))]
+        if false_keys or catch_keys:
+            name = next((str(node[k]) for k in _NAME_KEYS if isinstance(node.get(k), str)), under)
+            found.append(
+                GateRate(
+                    name or "all",
+                    _gate_rate(node, false_keys, _FALSE_COUNTS),
+                    _gate_rate(node, catch_keys, _CATCH_COUNTS),
+                )
+            )
+            return
+        for key, child in node.items():
+            walk(child, str(key))
+
+    results = data.get("results") if isinstance(data, dict) else None
+    walk(results if isinstance(results, dict | list) else data, "")
+    return tuple(found)
+
+
+# ---- the tables -------------------------------------------------------------------------------------
+
+# Coverages at which the table reads the coverage-accuracy curve (the whole curve is in the record).
+TABLE_COVERAGES = (0.25, 0.5, 0.75, 1.0)
+
+
+def _set_labels(record: AccuracyRecord) -> tuple[list[SetAccuracy], dict[int, str]]:
+    """The sets a table shows (the pool last when there are several) and each one's label."""
+    sets = list(record.sets) + ([record.pooled] if len(record.sets) > 1 else [])
+    names = [s.name for s in sets]
+    labels: dict[int, str] = {}
+    for s in sets:
+        if s is record.pooled:
+            labels[id(s)] = f"all {len(record.sets)} sets pooled"
+            continue
+        # a set by its name, or by its path where two folders share a name
+        shown = s.name if names.count(s.name) == 1 else s.path
+        if s.partial_labels:
+            shown = f"{shown[:-1]}, partial labels)" if shown.endswith(")") else f"{shown} (partial labels)"
+        labels[id(s)] = shown
+    return sets, labels
+
+
+def _automated(s: SetAccuracy) -> str:
+    return f"{s.straight_through_rate:.1%} ({s.auto_approved:,}/{s.documents:,})"
+
+
+def _at_coverage(s: SetAccuracy, coverage: float) -> str:
+    point = accuracy_at_coverage(s.coverage_curve, coverage)
+    return f"{point.accuracy:.1%}" if point is not None else "—"
+
+
+def selective_prediction_table(record: AccuracyRecord, gate: Sequence[GateRate] = ()) -> list[str]:
+    """Per set: the operating point the decision chose, the curve read at a few coverages, and the
+    capture gate's rates where it measured a family of the same name."""
+    sets, labels = _set_labels(record)
+
+    def gate_of(s: SetAccuracy) -> GateRate | None:
+        return next((g for g in gate if g.matches(s)), None) if s is not record.pooled else None
+
+    matched = any(gate_of(s) for s in sets)
+    header = [
+        "set",
+        "automated",
+        "auto-approved entirely right",
+        "lowest confidence approved",
+        *(f"{c:.0%} coverage" for c in TABLE_COVERAGES),
+    ]
+    if matched:
+        header += ["false resubmissions", "catch rate"]
+    rows = []
+    for s in sets:
+        row = [
+            labels[id(s)],
+            _automated(s),
+            _pct(Tally(s.auto_approved_all_right, s.auto_approved)),
+            "—" if s.auto_approved_min_confidence is None else f"{s.auto_approved_min_confidence:.3f}",
+            *(_at_coverage(s, c) for c in TABLE_COVERAGES),
+        ]
+        if matched:
+            rate = gate_of(s)
+            row += [rate.false_resubmission or "—", rate.catch or "—"] if rate else ["—", "—"]
+        rows.append(row)
+    lines = _table(header, rows)
+    unmatched = [g for g in gate if not any(g.matches(s) for s in record.sets)]
+    if unmatched:
+        lines += [
+            "",
+            "Capture gate (bench/capture_gate.py): clean pages sent back for a retake, degraded ones caught:",
+            "",
+            *_table(
+                ["family", "false resubmissions", "catch rate"],
+                ([g.name, g.false_resubmission or "—", g.catch or "—"] for g in unmatched),
+            ),
+        ]
+    return lines
+
+
+def readme_table(record: AccuracyRecord, gate: Sequence[GateRate] = ()) -> str:
+    """The README's compact table: per set its size, fields, types, ECE and operating point, and
+    the capture gate's false resubmissions where it measured the set."""
+    sets, labels = _set_labels(record)
+
+    def gate_of(s: SetAccuracy) -> GateRate | None:
+        return next((g for g in gate if g.matches(s)), None) if s is not record.pooled else None
+
+    matched = any(gate_of(s) for s in sets)  # no column of dashes where the gate measured no set
+    rows = []
+    for s in sets:
+        rate = gate_of(s)
+        rows.append(
+            [
+                labels[id(s)],
+                f"{s.documents:,}",
+                f"{s.fields.rate:.1%}",
+                f"{s.document_type.rate:.1%}",
+                f"{s.expected_calibration_error:.3f}",
+                f"{s.auto_approved:,} of {s.documents:,}",
+                f"{s.auto_approved_all_right:,} of {s.auto_approved:,}" if s.auto_approved else "—",
+                *([(rate.false_resubmission or "—") if rate else "—"] if matched else []),
+            ]
+        )
+    header = [
+        "set",
+        "documents",
+        "fields",
+        "types",
+        "ECE",
+        "auto-approved",
+        "auto-approved entirely right",
+        *(["false resubmissions"] if matched else []),
+    ]
+    return "\n".join(_table(header, rows)) + "\n"
+
+
+def markdown(record: AccuracyRecord, *, per_field: bool = False, gate: Sequence[GateRate] = ()) -> str:
+    """The record as markdown: a summary row per set (and pooled), selective prediction per set,
+    then field accuracy per type.
 
     Only names, counts and rates: a record never holds a field value.
     """
-    sets = list(record.sets) + ([record.pooled] if len(record.sets) > 1 else [])
-    names = [s.name for s in sets]
-
-    def label(s: SetAccuracy) -> str:
-        """A set by its folder name, or by its path where two folders share a name."""
-        if s is record.pooled:
-            return f"all {len(record.sets)} sets pooled"
-        shown = s.name if names.count(s.name) == 1 else s.path
-        return f"{shown} (partial labels)" if s.partial_labels else shown
-
+    sets, labels = _set_labels(record)
     lines = [
         f"Engine {record.engine} {record.engine_version} ({record.reader}), calibration "
         f"`{record.calibration_version}`, {record.date}, {record.machine.cpu_model} "
@@ -365,30 +692,36 @@ def markdown(record: AccuracyRecord, *, per_field: bool = False) -> str:
                 "MRZ documents' fields",
                 "document types",
                 "ECE",
-                "straight through",
+                "automated",
                 "auto-approved entirely right",
             ],
             (
                 [
-                    label(s),
+                    labels[id(s)],
                     f"{s.documents:,}" + (f" ({s.failed} failed)" if s.failed else ""),
                     _pct(s.fields),
                     _pct(s.mrz_fields),
                     _pct(s.document_type),
                     f"{s.expected_calibration_error:.3f}",
-                    f"{s.straight_through_rate:.1%}",
+                    _automated(s),
                     _pct(Tally(s.auto_approved_all_right, s.auto_approved)),
                 ]
                 for s in sets
             ),
         ),
         "",
+        "Selective prediction. Automated: auto-approved by the decision, and the lowest document "
+        "confidence it approved; at a coverage: the share entirely right (type and every labelled "
+        "field) of that share of the set taken in order of document confidence, highest first:",
+        "",
+        *selective_prediction_table(record, gate),
+        "",
         "Per document type (the true type; classified: read as that type):",
         "",
         *_table(
             ["set", "document type", "documents", "classified", "fields exactly right"],
             (
-                [label(s), t.document_type, f"{t.documents:,}", _pct(t.classified), _pct(t.fields)]
+                [labels[id(s)], t.document_type, f"{t.documents:,}", _pct(t.classified), _pct(t.fields)]
                 for s in record.sets
                 for t in s.types
             ),
@@ -399,7 +732,11 @@ def markdown(record: AccuracyRecord, *, per_field: bool = False) -> str:
         lines += ["", "Per field:", ""]
         lines += _table(
             ["set", "document type", "field", "fields exactly right"],
-            ([label(s), f.document_type, f.field, _pct(f.values)] for s in record.sets for f in s.per_field),
+            (
+                [labels[id(s)], f.document_type, f.field, _pct(f.values)]
+                for s in record.sets
+                for f in s.per_field
+            ),
             numeric_from=3,
         )
     return "\n".join(lines) + "\n"

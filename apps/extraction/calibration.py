@@ -58,6 +58,8 @@ class Example:
     correct: bool
     present: bool = True  # False: the engine found no value (right when the document has none)
     document_type: str = ""  # as the engine read it; "" where unknown (only coarser classes fit)
+    # did the field's evidence suffice for an approval (engines.evidence.sufficient)? None: unknown
+    supported: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ class Calibration:
         raw_confidence: float,
         present: bool = True,
         document_type: str = "",
+        supported: bool | None = None,
     ) -> float:
         """The probability that the value (or, when ``present`` is False, the absence of one) is
         right, from the most specific map that covers the raw score (a coarser class answers where
@@ -150,7 +153,7 @@ class Calibration:
         # a right value, and a map would promise that of the next, where it is the value misread.
         # Nor does it claim more than the engine's own score: a failed check never raises one.
         ceiling = min(_INVALID_CAP, max(raw_confidence, 0.0)) if valid is False else 1.0
-        for key in _keys(source, name, valid, present, document_type):
+        for key in _keys(source, name, valid, present, document_type, supported):
             found = self.maps.get(key)
             if found is None:
                 continue
@@ -168,10 +171,11 @@ class Calibration:
         raw_confidence: float,
         present: bool = True,
         document_type: str = "",
+        supported: bool | None = None,
     ) -> bool:
         """Was a map fitted on labelled values *of this source* that speaks for this raw score?
         The pooled ``*|*|…`` classes do not count: they are other sources' evidence."""
-        for key in _keys(source, name, valid, present, document_type):
+        for key in _keys(source, name, valid, present, document_type, supported):
             found = self.maps.get(key)
             if not key.startswith("*|") and found is not None and found.covers(raw_confidence):
                 return True
@@ -227,12 +231,27 @@ def _validity(valid: bool | None, present: bool) -> str:
 
 
 def _keys(
-    source: str, name: str, valid: bool | None, present: bool = True, document_type: str = ""
+    source: str,
+    name: str,
+    valid: bool | None,
+    present: bool = True,
+    document_type: str = "",
+    supported: bool | None = None,
 ) -> tuple[str, ...]:
-    """The evidence classes of a field, most specific first."""
+    """The evidence classes of a field, most specific first. Where it is known whether the field's
+    evidence suffices (``supported``), each class is first split by it: a value at its label on a
+    text layer and one nothing but its score supports are right at different rates at one score,
+    most of all on layouts the maps never saw."""
     validity = _validity(valid, present)
     coarse = (f"{source}|{field_family(name)}|{validity}", f"{source}|*|{validity}", f"*|*|{validity}")
-    return (f"{document_type}.{name}|{source}|{validity}", *coarse) if document_type else coarse
+    plain = (f"{document_type}.{name}|{source}|{validity}", *coarse) if document_type else coarse
+    if supported is None:
+        return plain
+    mark = "|supported" if supported else "|unsupported"
+    # the split first where it is specific (the field, then its source and family); the pooled
+    # classes below would mix sources whose support means different things
+    split = tuple(key + mark for key in plain[:-2])
+    return (*split, *plain)
 
 
 def _type_key(document_type: str) -> str:
@@ -306,10 +325,18 @@ def fit(
     for typed in types:
         by_key[_type_key(typed.document_type)].append((typed.raw_confidence, typed.correct))
     for example in examples:
-        keys = _keys(example.source, example.name, example.valid, example.present, example.document_type)
+        keys = _keys(
+            example.source,
+            example.name,
+            example.valid,
+            example.present,
+            example.document_type,
+            example.supported,
+        )
         for key in keys:
             by_key[key].append((example.raw_confidence, example.correct))
-    by_key.pop(f"*|*|{_validity(False, True)}", None)
+    for mark in ("", "|supported", "|unsupported"):
+        by_key.pop(f"*|*|{_validity(False, True)}{mark}", None)
     maps = {key: isotonic(points) for key, points in by_key.items() if len(points) >= MIN_EXAMPLES}
     return Calibration(
         version=version or f"isotonic-{dt.date.today().isoformat()}", maps=maps, engine_version=engine_version

@@ -13,6 +13,12 @@ return counts as wrong; a value the engine returned for a field the truth does n
 wrong too (for calibration: it was confidently claimed and is not there), unless the folder is
 labelled only in part (``partial_labels``: real documents whose labels name a few fields, such as
 SROIE's merchant, date and total), where only the labelled fields are scored.
+
+Selective prediction: each document gets one **document confidence**, the lowest of its calibrated
+type confidence and the calibrated confidences of its scored fields (``document_confidence``), so
+that ordering documents by it and approving those above a threshold traces the coverage-accuracy
+curve (``accuracy_record.coverage_curve``), beside the operating point the real decision
+(``result_assess(...).decision``) chose.
 """
 
 from __future__ import annotations
@@ -33,18 +39,20 @@ from django.conf import settings
 
 from apps.documents.filetypes import sniff_mime_type
 from apps.extraction.accuracy_record import (
+    DocumentOutcome,
     FieldAccuracy,
     ReliabilityBin,
     SetAccuracy,
     Tally,
     TypeAccuracy,
     TypeConfusion,
+    coverage_curve,
 )
 from apps.extraction.calibration import Calibration, Example, TypeExample
 from apps.extraction.readers import DocumentReader
 from apps.extraction.services import result_assess
 from apps.extraction.validation import validate_result
-from engines.spec import AMOUNT_FIELDS
+from engines.spec import AMOUNT_FIELDS, field_family
 from engines.types import EngineError, EngineResult
 from engines.validators import parse_amount
 from media.preprocessing import PageLimits, prepare_pages
@@ -95,6 +103,8 @@ class Report:
     # per true document type: documents, and those classified as it (failed reads count as wrong)
     type_documents: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     type_right: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    # one per document, in the order scored: its document confidence, decision and whether all right
+    document_outcomes: list[DocumentOutcome] = field(default_factory=list)
 
     @property
     def field_accuracy(self) -> float:
@@ -147,6 +157,17 @@ class Report:
         return sum(count / total * abs(acc - conf) for conf, acc, count in self.reliability() if count)
 
 
+def document_confidence(type_confidence: float, field_confidences: Iterable[float]) -> float:
+    """The one confidence a document is ranked by: the lowest of its calibrated type confidence and
+    its scored fields' calibrated confidences.
+
+    A document is entirely right only if its type and every field are, so it is no more likely right
+    than its weakest part; the minimum (not a product: the parts' errors are far from independent)
+    is also what a single threshold on every confidence, as the decision applies, approves or not.
+    """
+    return min([type_confidence, *field_confidences])
+
+
 def _ratio(a: int, b: int) -> float:
     return a / b if b else 0.0
 
@@ -166,9 +187,19 @@ def run_engine(
     cache_dir: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     partial_labels: bool = False,
+    only: Callable[[str], bool] | None = None,
 ) -> list[Sample]:
-    """Read every labelled document of ``folders`` (cached by content and engine version)."""
-    work = [(folder, name, spec) for folder in folders for name, spec in sorted(load_truth(folder).items())]
+    """Read every labelled document of ``folders`` (cached by content and engine version).
+
+    ``only``: a test on the file's name (``holdout.held_out``) that the documents read must pass;
+    the others are not even read, so a held-out evaluation costs only its share of OCR.
+    """
+    work = [
+        (folder, name, spec)
+        for folder in folders
+        for name, spec in sorted(load_truth(folder).items())
+        if only is None or only(name)
+    ]
     samples = []
     for index, (folder, name, spec) in enumerate(work, start=1):
         sample = _read_one(folder / name, spec, reader, cache_dir)
@@ -218,11 +249,15 @@ _CANONICAL_AMOUNT = re.compile(r"-?\d+\.\d{2}")
 
 
 def _canonical_truth(name: str, value: str) -> str:
-    """A label in the §3.1 form: an amount printed with its currency ("RM41.45") as its decimal."""
+    """A label in the §3.1 form: an amount printed with its currency ("RM41.45") as its decimal,
+    a name in upper case with words separated by one space (labels read from an e-invoice's XML
+    keep the printed case: "Bei Spiel GmbH" is BEI SPIEL GMBH)."""
     if name in AMOUNT_FIELDS and not _CANONICAL_AMOUNT.fullmatch(value):
         amount = parse_amount(value)
         if amount is not None:
             return f"{amount:.2f}"
+    if field_family(name) == "name":
+        return " ".join(value.split()).upper()
     return value
 
 
@@ -315,6 +350,8 @@ def score(
             report.failed += 1
             for name in sample.truth_fields:
                 report.field_total[(sample.truth_type, name)] += 1
+            # nothing read: ranked last, never approved, never right
+            report.document_outcomes.append(DocumentOutcome(sample.file, 0.0, False, False))
             continue
         assessment = result_assess(result=sample.result, today=today, calibration=calibration)
         predicted = assessment.result
@@ -329,14 +366,25 @@ def score(
             all_right &= right
             report.field_total[(sample.truth_type, name)] += 1
             report.field_right[(sample.truth_type, name)] += right
+        scored_confidences = []
         for name, f in predicted.fields.items():
             if not sample.is_scored(name):
                 continue
             right = sample.truth_fields.get(name) == f.value  # an empty field is right if truth has none
             report.outcomes.append(FieldOutcome(sample.truth_type, name, assessment.confidences[name], right))
-        if assessment.decision.outcome == "auto_approved":
+            scored_confidences.append(assessment.confidences[name])
+        approved = assessment.decision.outcome == "auto_approved"
+        if approved:
             report.auto_approved += 1
             report.auto_approved_all_right += all_right
+        report.document_outcomes.append(
+            DocumentOutcome(
+                sample.file,
+                document_confidence(predicted.document_type_confidence, scored_confidences),
+                approved,
+                all_right,
+            )
+        )
     return report
 
 
@@ -352,6 +400,7 @@ def set_accuracy(
     path: str = "",
     truth_sha256: str | None = None,
     partial_labels: bool = False,
+    held_out: bool = False,
 ) -> SetAccuracy:
     """A scored set as the record's typed figures: the same counts ``Report`` holds, nothing rounded."""
     types = sorted(report.type_documents.keys() | {t for t, _ in report.field_total})
@@ -360,6 +409,7 @@ def set_accuracy(
         path=path,
         truth_sha256=truth_sha256,
         partial_labels=partial_labels,
+        held_out=held_out,
         documents=report.documents,
         failed=report.failed,
         document_type=Tally(report.type_correct, report.documents),
@@ -393,5 +443,9 @@ def set_accuracy(
         confusions=tuple(
             TypeConfusion(truth, got, count)
             for (truth, got), count in sorted(report.type_confusions.items(), key=lambda kv: (-kv[1], kv[0]))
+        ),
+        coverage_curve=coverage_curve(report.document_outcomes),
+        auto_approved_min_confidence=min(
+            (d.confidence for d in report.document_outcomes if d.auto_approved), default=None
         ),
     )

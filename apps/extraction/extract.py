@@ -132,6 +132,7 @@ def extract_file(
                 bbox=list(f.bbox) if f.bbox is not None else None,
                 source=f.source,
                 valid=f.valid,
+                evidence=list(assessment.evidence.get(name, f.evidence)),
             )
             for name, f in validated.fields.items()
         ],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from media.capture_quality import applicant_message
@@ -18,6 +18,9 @@ class FieldView:
     source: str
     valid: bool | None
     title: str | None = None  # a tenant's own type's field: its title (apps.doctypes)
+    # what supports the value besides its score (engines/spec/evidence.toml kinds): a field with
+    # none is never auto-approved, so integrators and reviewers see why it was not
+    evidence: list[str] = field(default_factory=list)
 
 
 def document_result(
@@ -56,6 +59,7 @@ def document_result(
                 "bbox": [round(v, 4) for v in f.bbox] if f.bbox is not None else None,
                 "source": f.source,
                 "valid": f.valid,
+                "evidence": list(f.evidence),
                 **({"title": f.title} if f.title is not None else {}),
             }
             for f in fields

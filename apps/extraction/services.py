@@ -12,7 +12,7 @@ from apps.extraction.calibration import Calibration
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.validation import validate_result
 from engines.custom_types import CustomSchema
-from engines.evidence import FAMILIAR_LAYOUT, engine_evidence, with_evidence
+from engines.evidence import FAMILIAR_LAYOUT, engine_evidence, sufficient, with_evidence
 from engines.plausibility import implausible, plausibility_check
 from engines.types import Check, EngineResult
 
@@ -78,6 +78,7 @@ def result_assess(
             raw_confidence=f.confidence,
             present=f.value is not None,
             document_type=mapped_as,
+            supported=sufficient(name, f.evidence, present=f.value is not None),
         )
         for name, f in validated.fields.items()
     }
@@ -136,6 +137,7 @@ def _mark_uncalibrated_sources(
             raw_confidence=f.confidence,
             present=f.value is not None,
             document_type=mapped_as,
+            supported=sufficient(name, f.evidence, present=f.value is not None),
         )
     ]
     if not unfitted:

@@ -23,6 +23,7 @@ from apps.audit.models import AuditEvent
 from apps.documents.models import Document
 from apps.documents.state import IN_FLIGHT
 from engines.custom_types import CustomSchema
+from engines.evidence import RULES as EVIDENCE_RULES
 from engines.spec import FIELDS, REQUIRED_FIELDS
 
 # Below the auto-approve threshold but at least this likely right: worth a glance, not a re-read.
@@ -34,6 +35,21 @@ SOURCE_LABELS = {
     "text_layer": "PDF text",
     "ocr": "OCR",
     "model": "Model",
+}
+
+# Each kind of evidence (engines/spec/evidence.toml) in a reviewer's words, short enough for a
+# label beside the confidence; the sentence saying what it means is the data file's ``means``.
+EVIDENCE_LABELS = {
+    "mrz_check_digits": "MRZ check digits",
+    "barcode": "Barcode",
+    "checksum": "Checksum",
+    "arithmetic": "Adds up",
+    "einvoice_xml": "E-invoice XML",
+    "two_readings": "Two readings agree",
+    "text_layer": "PDF text",
+    "at_label": "At its label",
+    "familiar_layout": "Familiar layout",
+    "grounded": "In the page text",
 }
 
 # (group, label) per check name; groups are shown in this order.
@@ -76,6 +92,7 @@ CHECK_LABELS: dict[str, tuple[str, str]] = {
     "confidence_calibrated": ("Decision rules", "Model confidences calibrated"),
     "model_output_complete": ("Other", "Model answer complete"),
     "all_pages_read": ("Other", "Every page read by the model"),
+    "grounded": ("Other", "Model's values found in the page's text"),
 }
 
 STATUS_LABELS = {
@@ -129,6 +146,33 @@ def confidence_band(confidence: float | None) -> str:
 
 
 @dataclass(frozen=True)
+class EvidenceTag:
+    """One kind of evidence behind a field, as a small label with its meaning as the title."""
+
+    kind: str
+    label: str
+    means: str
+
+
+def evidence_tags(evidence: Iterable[str] | None) -> list[EvidenceTag]:
+    """A field's evidence as labels, in the data file's order. A kind the rules no longer know
+    (a result stored by an older version) is still shown, by its name: hiding it would make the
+    field look less supported than it was when it was decided."""
+    found = list(dict.fromkeys(evidence or ()))
+    ordered = [k for k in EVIDENCE_RULES.kinds if k in found] + [
+        k for k in found if k not in EVIDENCE_RULES.kinds
+    ]
+    return [
+        EvidenceTag(
+            kind,
+            EVIDENCE_LABELS.get(kind, humanise(kind)),
+            EVIDENCE_RULES.kinds[kind].means if kind in EVIDENCE_RULES.kinds else "",
+        )
+        for kind in ordered
+    ]
+
+
+@dataclass(frozen=True)
 class FieldRow:
     key: int  # 1-based position in the table; the keyboard and the boxes refer to it
     name: str
@@ -142,6 +186,7 @@ class FieldRow:
     page: int
     bbox: list[float] | None
     required: bool
+    evidence: tuple[EvidenceTag, ...] = ()
 
     @property
     def percent(self) -> str:
@@ -242,6 +287,7 @@ def field_rows(result: dict[str, Any], *, custom: CustomSchema | None = None) ->
                 page=int(f.get("page") or 1),
                 bbox=f.get("bbox"),
                 required=name in required,
+                evidence=tuple(evidence_tags(f.get("evidence"))),
             )
         )
     return rows

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from apps.ingestion.presentation import SOURCE_LABELS, confidence_band, humanise
+from apps.ingestion.presentation import SOURCE_LABELS, EvidenceTag, confidence_band, evidence_tags, humanise
 from apps.ingestion.presentation import document_type_label as ingestion_type_label
 from apps.review import rules
 from apps.review.models import RejectReason, ReviewTask, TaskKind, TaskStatus
@@ -24,16 +24,22 @@ from engines.custom_types import CustomSchema
 from engines.spec import FIELDS, REQUIRED_FIELDS
 
 # The decision step's reasons name a field and what is wrong with it (apps.extraction.decision).
-_FIELD_REASON = re.compile(
-    r"^(?P<name>[a-z0-9_]+) (?P<what>below confidence threshold|invalid|missing|not found)$"
-)
-_CHECK_REASON = re.compile(r"^check (?P<name>[a-z0-9_]+) failed$")
 _FLAG_TEXT = {
     "below confidence threshold": "Low confidence",
     "invalid": "Failed validation",
     "missing": "Required, not found",
     "not found": "Not found",
+    "lacks evidence": "No independent evidence",
+    "absence lacks evidence": "Not found, nothing confirms it",
 }
+_FIELD_REASON = re.compile(
+    r"^(?P<name>[a-z0-9_]+) (?P<what>" + "|".join(re.escape(what) for what in _FLAG_TEXT) + ")$"
+)
+_CHECK_REASON = re.compile(r"^check (?P<name>[a-z0-9_]+) failed$")
+# Flags that are a doubt about a value (coloured apart from a value that failed or is missing).
+_DOUBT_FLAGS = frozenset(
+    _FLAG_TEXT[what] for what in ("below confidence threshold", "lacks evidence", "absence lacks evidence")
+)
 
 # Around a field's box: a little of the line either side (a label printed beside a value says
 # what it is), a third of the box's height above and below, and no more: a margin in page
@@ -78,6 +84,9 @@ class ReviewFieldRow:
     review: str | None  # "confirmed" | "corrected" | None
     engine_value: str | None  # what the engine read, when an operator changed it
     crop_url: str
+    # what supported the engine's value besides its score; none is shown for a corrected value,
+    # which the operator, not the evidence, now stands behind
+    evidence: tuple[EvidenceTag, ...] = ()
 
     @property
     def percent(self) -> str:
@@ -86,7 +95,7 @@ class ReviewFieldRow:
     @property
     def flag_kind(self) -> str:
         """ "low" for a doubt, "bad" for a value that failed or is missing: coloured apart."""
-        return "low" if self.flag == _FLAG_TEXT["below confidence threshold"] else "bad" if self.flag else ""
+        return "low" if self.flag in _DOUBT_FLAGS else "bad" if self.flag else ""
 
     @property
     def width(self) -> str:
@@ -176,6 +185,7 @@ def review_field_rows(
                 review=f.review,
                 engine_value=engine_values.get(name) if f.review == "corrected" else None,
                 crop_url=reverse("review:field_crop", args=[task.pk, name]) if f.bbox else "",
+                evidence=tuple(evidence_tags(f.evidence)),
             )
         )
     return rows

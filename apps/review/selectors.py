@@ -159,6 +159,7 @@ class FieldUnderReview:
     source: str
     valid: bool | None
     review: str | None  # "confirmed" (the engine was right) or "corrected"
+    evidence: tuple[str, ...] = ()  # what supported the engine's value besides its score
 
 
 def review_task_fields(*, task: ReviewTask) -> list[FieldUnderReview]:
@@ -178,6 +179,7 @@ def review_task_fields(*, task: ReviewTask) -> list[FieldUnderReview]:
             source=f.source,
             valid=f.valid,
             review=None if f.pk not in labels else "confirmed" if labels[f.pk].correct else "corrected",
+            evidence=tuple(f.evidence or ()),
         )
         for f in extraction.fields.all()
     ]

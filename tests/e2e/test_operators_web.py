@@ -98,7 +98,7 @@ def test_operator_uploads_files_watches_them_get_decided_and_opens_the_result(
     notes = tmp_path / "notes.txt"
     notes.write_text("minutes of the meeting: not a document we read")
     bundle = tmp_path / "more-scans.zip"
-    blank = io.BytesIO()  # a blank scan: cheap, and the capture gate asks for a new photo before any model
+    blank = io.BytesIO()  # a blank scan: cheap; no capture check fails on it, it is read and decided
     Image.new("RGB", (600, 400), "white").save(blank, format="PNG")
     with zipfile.ZipFile(bundle, "w") as archive:
         archive.writestr("blank-page.png", blank.getvalue())

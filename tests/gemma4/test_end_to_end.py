@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from engines.evidence import RULES
 from engines.llm.schemas import FIELD_SCHEMAS
 from tests.conftest import SAMPLES
 
@@ -78,8 +79,12 @@ def test_every_type_is_read_by_the_model_through_the_whole_stack(api):
         assert set(result["fields"]) == set(FIELD_SCHEMAS[document_type])
         assert all(f["source"] in {"model", "mrz"} for f in result["fields"].values())
         checks = {c["name"]: c["passed"] for c in result["checks"]}
+        # every field says what supports it; a model value only where the page's text holds it
+        assert all(set(f["evidence"]) <= set(RULES.kinds) for f in result["fields"].values())
         if result["fields"]:
             assert checks.get("confidence_calibrated") is False
+        if result["fields"] and result["file"].endswith(".pdf"):  # a text layer: values looked up
+            assert "grounded" in checks
             assert result["timings_ms"]["extract_prompt_tokens"] > 1000  # a page at 1120 soft tokens
         assert result["timings_ms"]["classify_prompt_tokens"] > 200
 

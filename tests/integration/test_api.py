@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 from apps.documents.models import Document
 from apps.webhooks import signing
 from apps.webhooks.models import WebhookDelivery
+from engines.evidence import RULES as EVIDENCE
 from tests.conftest import SAMPLES
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -104,6 +105,13 @@ def test_upload_poll_result_and_a_signed_webhook_retried_after_a_500(worker, ten
     assert result["document_type"] == "passport" and result["engine"]["name"] == "cpu-reference"
     assert result["fields"]["surname"]["value"] == TRUTH[name]["fields"]["surname"]
     assert result["fields"]["surname"]["source"] == "mrz"
+    # every field says what supports it besides its score, in the kinds of engines/spec/evidence.toml;
+    # an approved field always has some (docs/decisions.md): the MRZ's check digits, here
+    for field in result["fields"].values():
+        assert isinstance(field["evidence"], list) and set(field["evidence"]) <= set(EVIDENCE.kinds), field
+    if result["decision"] == "auto_approved":
+        assert all(f["evidence"] for f in result["fields"].values() if f["value"]), result["fields"]
+    assert "mrz_check_digits" in result["fields"]["surname"]["evidence"]
 
     deadline = time.monotonic() + 60
     while len(receiver.received) < 2 and time.monotonic() < deadline:

@@ -165,6 +165,7 @@ class Document:
     hint: str | None = None
     custom_schema: dict[str, Any] | None = None
     candidates: tuple[TypeCandidate, ...] = ()  # the tenant's own types the classifier may choose
+    text_layer: tuple[str, ...] = ()  # a digital PDF's text per page, where values are grounded
     decision: pipeline.TypeDecision | None = None
     fields: dict[str, FieldResult] = field(default_factory=dict)
     checks: list[Check] = field(default_factory=list)
@@ -240,6 +241,7 @@ class TritonPythonModel:
             document.hint = parsed.document_type_hint
             document.custom_schema = parsed.schema
             document.candidates = parsed.candidates
+            document.text_layer = tuple(parsed.text_layer or ())
             if (
                 document.hint is not None
                 and document.hint not in CLASSIFY_TYPES
@@ -318,7 +320,9 @@ class TritonPythonModel:
         call = pipeline.plan_extraction(document_type, schema, len(document.pages))
         generation = await self._call(document, "extract", call, document.pages, simple=simple)
         document.fields, parsed = pipeline.read_extraction(generation, schema, statistic=self.statistic)
-        document.checks = pipeline.verify(document_type, document.fields, parsed)
+        document.checks = pipeline.verify(
+            document_type, document.fields, parsed, page_texts=document.text_layer
+        )
         if document.page_count > len(document.pages):
             detail = f"the first {len(document.pages)} of {document.page_count} pages were read"
             document.checks.append(Check("all_pages_read", False, detail))

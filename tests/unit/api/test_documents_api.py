@@ -110,8 +110,10 @@ def test_result_is_the_architecture_3_1_shape(api, tenant):
     ]  # fmt: skip
     assert body["fields"]["surname"] == {
         "value": "ERIKSSON", "confidence": 0.97, "page": 1, "bbox": [0.25, 0.5, 0.75, 0.75], "source": "mrz",
-        "valid": True,
+        "valid": True, "evidence": ["mrz_check_digits"],
     }  # fmt: skip
+    # a field without evidence says so with an empty list, never by leaving the key out
+    assert body["fields"]["date_of_birth"]["evidence"] == body["fields"]["personal_number"]["evidence"] == []
 
 
 def test_list_filters_by_status_type_and_date_with_a_cursor(api, tenant):

@@ -87,3 +87,16 @@ def test_schema_and_docs_are_served_without_a_cdn(client):
 
 def test_openapi_document_validates():
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+def test_the_schema_documents_each_fields_evidence_as_the_known_kinds():
+    from drf_spectacular.generators import SchemaGenerator
+
+    from engines.evidence import RULES
+
+    schemas = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    evidence = schemas["FieldResult"]["properties"]["evidence"]
+    assert evidence["type"] == "array" and "evidence" in schemas["FieldResult"]["required"]
+    kinds = schemas[evidence["items"]["$ref"].rsplit("/", 1)[1]]
+    assert kinds["enum"] == list(RULES.kinds)
+    assert RULES.kinds["grounded"].means in kinds["description"]  # each kind says what it means

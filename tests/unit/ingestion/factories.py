@@ -43,7 +43,7 @@ def make_read_document(
     )
     Field.objects.create(
         extraction=extraction, name="surname", value="ERIKSSON", raw_confidence=0.9, confidence=0.97,
-        page=1, bbox=[0.25, 0.5, 0.75, 0.75], source="mrz", valid=True,
+        page=1, bbox=[0.25, 0.5, 0.75, 0.75], source="mrz", valid=True, evidence=["mrz_check_digits"],
     )  # fmt: skip
     Field.objects.create(
         extraction=extraction, name="date_of_birth", value="1974-08-12", raw_confidence=0.5, confidence=0.41,

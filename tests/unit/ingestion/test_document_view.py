@@ -46,6 +46,9 @@ def test_document_page_shows_boxes_fields_checks_and_history(operator_client, do
     assert "ERIKSSON" in html and "97%" in html and "not found" in html
     assert "MRZ check digits" in html and "MRZ matches the printed page" in html
     assert "not found in print: surname" in html
+    # each field's evidence beside its confidence: the surname's MRZ check digits, the others none
+    assert '<span class="ev-tag" data-kind="mrz_check_digits" title="the machine-readable zone' in html
+    assert html.count('class="ev-none"') == 2 and "no independent evidence" in html
     assert "Extracted → Needs review" in html and "olivia" in html
 
 

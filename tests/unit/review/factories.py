@@ -23,6 +23,7 @@ PASSPORT = {
 }
 RAW_CONFIDENCE = 0.91
 CONFIDENT = 0.99
+MRZ_EVIDENCE = ["mrz_check_digits"]
 
 
 def extracted_document(
@@ -32,8 +33,10 @@ def extracted_document(
     values: dict[str, str | None] | None = None,
     confidences: dict[str, float] | None = None,
     checks: dict[str, bool] | None = None,
+    evidence: dict[str, list[str]] | None = None,
 ) -> Document:
-    """A document in EXTRACTED with a validated extraction: what ``decide`` receives."""
+    """A document in EXTRACTED with a validated extraction: what ``decide`` receives. Each field
+    is read from the MRZ, whose check digits are its evidence unless ``evidence`` says otherwise."""
     document = make_document(tenant)
     for target in (DocumentStatus.QUEUED, DocumentStatus.PROCESSING, DocumentStatus.EXTRACTED):
         document = document_transition(document=document, target=target)
@@ -62,6 +65,7 @@ def extracted_document(
             confidence=confidences.get(name, CONFIDENT),
             source="mrz",
             valid=True if name in {"document_number", "date_of_birth", "date_of_expiry"} else None,
+            evidence=(evidence or {}).get(name, MRZ_EVIDENCE),
         )
     return document
 

@@ -2,7 +2,9 @@
 
 import datetime as dt
 
+from apps.ingestion.presentation import EVIDENCE_LABELS, evidence_tags
 from apps.review.presentation import crop_box, deadline, duration_text, field_flags, reason_rows
+from engines.evidence import RULES
 
 
 def test_reasons_point_at_their_fields_in_an_operators_words():
@@ -36,3 +38,24 @@ def test_crop_box_pads_by_the_boxs_height_and_stays_on_the_page():
     x0, y0, x1, y1 = crop_box([0.0, 0.5, 0.5, 0.6])
     assert (x0, x1) == (0.0, 0.515)
     assert round(y0, 3) == 0.465 and round(y1, 3) == 0.635
+
+
+def test_a_field_lacking_evidence_is_flagged_as_a_doubt_on_its_row():
+    rows = reason_rows(["surname lacks evidence", "personal_number absence lacks evidence"])
+    assert [(r.text, r.field) for r in rows] == [
+        ("Surname: no independent evidence", "surname"),
+        ("Personal number: not found, nothing confirms it", "personal_number"),
+    ]
+    assert field_flags(["surname lacks evidence"]) == {"surname": "No independent evidence"}
+
+
+def test_every_kind_of_evidence_has_a_label_and_its_meaning_as_the_title():
+    assert set(EVIDENCE_LABELS) == set(RULES.kinds)
+    tags = evidence_tags(["two_readings", "mrz_check_digits", "two_readings", "retired_kind"])
+    assert [(t.kind, t.label) for t in tags] == [
+        ("mrz_check_digits", "MRZ check digits"),  # the data file's order, each once
+        ("two_readings", "Two readings agree"),
+        ("retired_kind", "Retired kind"),  # a kind no longer known is still shown
+    ]
+    assert tags[0].means == RULES.kinds["mrz_check_digits"].means and tags[2].means == ""
+    assert evidence_tags(None) == evidence_tags([]) == []

@@ -196,6 +196,40 @@ def test_review_screen_shows_each_field_with_its_crop_and_the_reasons(op, task):
     assert crop.status_code == 200 and crop["Content-Type"] == "image/png"
 
 
+def test_review_screen_shows_each_fields_evidence_beside_its_confidence(op, tenant):
+    from engines.evidence import RULES
+
+    evidence = {"document_number": ["mrz_check_digits", "two_readings"]}  # the others have none
+    task = ReviewTask.objects.get(document=document_for_review(tenant, evidence=evidence))
+    _claim(op)
+    response = op.get(_urls(task)["detail"])
+    rows = {r.name: r for r in response.context["rows"]}
+    assert [t.kind for t in rows["document_number"].evidence] == ["mrz_check_digits", "two_readings"]
+    assert rows["nationality"].evidence == () and rows["nationality"].flag == "No independent evidence"
+    assert "Nationality: no independent evidence" in [r.text for r in response.context["reasons"]]
+    body = response.content.decode()
+    means = RULES.kinds["mrz_check_digits"].means.replace("'", "&#x27;")
+    assert (
+        f'<span class="ev-tag" data-kind="mrz_check_digits" title="{means}">MRZ check digits</span>' in body
+    )
+    assert body.count('class="ev-none"') == len(rows) - 1 and "no independent evidence" in body
+    assert "<style" not in body and "<script>" not in body  # labels styled from app.css (CSP)
+
+
+def test_a_corrected_value_shows_no_evidence_for_what_the_engine_read(op, task):
+    _claim(op)
+    op.post(_urls(task)["correct"], {"value": FULL_GIVEN_NAMES})
+    page = op.get(_urls(task)["detail"])
+    row = next(r for r in page.context["rows"] if r.name == "given_names")
+    assert row.review == "corrected" and row.evidence  # stored as read, not shown
+    html = page.content.decode()
+    item = html[html.index('id="field-given_names"') :]
+    item = item[: item.index("</li>")]
+    assert "ev-tag" not in item and "ev-none" not in item
+    stored = Field.objects.get(extraction__document=task.document, name="given_names")
+    assert stored.value == FULL_GIVEN_NAMES and stored.evidence == ["mrz_check_digits", "two_readings"]
+
+
 def test_review_screen_is_read_only_for_someone_not_holding_the_lease(op, second_operator, task):
     _claim(op)
     response = _client(second_operator).get(_urls(task)["detail"])

@@ -23,9 +23,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.extraction import calibration as calibration_maps
 from apps.extraction.calibration import Calibration
-from apps.extraction.evaluation import Sample, calibration_examples, run_engine, type_examples
+from apps.extraction.evaluation import Sample, calibration_examples, run_engine
+from apps.extraction.fitting import fit_calibration
 from apps.extraction.holdout import HELD_OUT_SHARE, held_out
-from apps.extraction.layouts import fit_layouts
 from apps.extraction.management.commands.evaluate import _progress
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
 from apps.extraction.thresholds import choose, out_of_fold
@@ -49,6 +49,15 @@ class Command(BaseCommand):
             metavar="DIR",
             help="fit only on this folder's files outside its held-out part (repeatable)",
         )
+        parser.add_argument(
+            "--partial-labels-in",
+            dest="partial_labels_in",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="this folder's labels name some fields only: fit on those (repeatable)",
+        )
         parser.add_argument("--target-precision", type=float, default=0.99)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -56,11 +65,16 @@ class Command(BaseCommand):
             if not (folder / "truth.json").exists():
                 raise CommandError(f"{folder} has no truth.json")
         held_in = {folder.resolve() for folder in options["held_out_in"]}
+        partial_in = {folder.resolve() for folder in options["partial_labels_in"]}
         samples: list[Sample] = []
         fitted_on = []
         for folder in options["dirs"]:
             read = run_engine(
-                [folder], reader_for(options["engine"]), cache_dir=options["cache"], progress=_progress
+                [folder],
+                reader_for(options["engine"]),
+                cache_dir=options["cache"],
+                progress=_progress,
+                partial_labels=folder.resolve() in partial_in,
             )
             part = "all"
             if folder.resolve() in held_in:
@@ -77,13 +91,7 @@ class Command(BaseCommand):
             raise CommandError(f"the folders were read by engine versions {engine_versions}: fit on one")
 
         def fit(part: Sequence[Sample]) -> Calibration:
-            fitted = calibration_maps.fit(
-                calibration_examples(part),
-                version=version,
-                types=type_examples(part),
-                engine_version=engine_versions[0],
-            )
-            return replace(fitted, layouts=fit_layouts(s.result for s in part if s.result is not None))
+            return fit_calibration(part, version=version, engine_version=engine_versions[0])
 
         target = options["target_precision"]
         thresholds = choose(out_of_fold(samples, fit, dt.date.today()), target=target)

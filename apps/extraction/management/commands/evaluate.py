@@ -13,6 +13,12 @@ the code (``make bench-accuracy`` writes ``bench/results/accuracy-<engine versio
 ``bench/accuracy_table.py`` renders it as the README's table. Real documents labelled in part are
 scored on their labels only with ``--partial-labels-in DIR`` (or every folder with ``--partial-labels``),
 so synthetic and real sets are measured correctly in one run.
+
+Real sets are fitted on in part (apps/extraction/holdout.py): ``--held-out-in DIR`` scores only the
+held-out files of that folder (the others are not read), and the set's name says "(held out)".
+``--note DIR TEXT`` adds a qualifier to a set's name ("page only"). Each set's coverage-accuracy
+curve (documents ranked by their document confidence) and the decision's operating point are
+printed, recorded, and drawn by ``--coverage-plot PNG``.
 """
 
 from __future__ import annotations
@@ -22,13 +28,20 @@ import json
 import statistics
 import sys
 from argparse import ArgumentParser
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.extraction import calibration as calibration_maps
-from apps.extraction.accuracy_record import AccuracyRecord, Machine, utc_now
+from apps.extraction.accuracy_record import (
+    AccuracyRecord,
+    Machine,
+    accuracy_at_coverage,
+    coverage_curve,
+    utc_now,
+)
 from apps.extraction.evaluation import (
     MRZ_DOCUMENT_TYPES,
     Report,
@@ -38,8 +51,9 @@ from apps.extraction.evaluation import (
     set_accuracy,
     truth_digest,
 )
+from apps.extraction.holdout import held_out
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
-from apps.extraction.reliability import draw_reliability
+from apps.extraction.reliability import draw_coverage_accuracy, draw_reliability
 from media.triton_client import TritonUnavailableError
 
 
@@ -70,6 +84,31 @@ class Command(BaseCommand):
             help="score only the labelled fields in this one of the folders (repeatable)",
         )
         parser.add_argument(
+            "--held-out-in",
+            dest="held_out_in",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="score only this folder's files held out of fitting (apps/extraction/holdout.py; repeatable)",
+        )
+        parser.add_argument(
+            "--note",
+            dest="notes",
+            action="append",
+            nargs=2,
+            default=[],
+            metavar=("DIR", "TEXT"),
+            help="a qualifier shown in this folder's set name, e.g. 'page only' (repeatable)",
+        )
+        parser.add_argument(
+            "--coverage-plot",
+            type=Path,
+            default=None,
+            metavar="PNG",
+            help="draw every set's coverage-accuracy curve and the decision's operating point",
+        )
+        parser.add_argument(
             "--json", dest="json_out", type=Path, default=None, help="also write the pooled numbers as JSON"
         )
         parser.add_argument(
@@ -92,36 +131,53 @@ class Command(BaseCommand):
         partial_in = {folder.resolve() for folder in options["partial_labels_in"]}
         if not partial_in <= set(given):
             raise CommandError("--partial-labels-in names a folder that is not one of the folders evaluated")
+        # a typo must not score a fitted-on set whole, nor a note land on no set
+        held_out_in = {folder.resolve() for folder in options["held_out_in"]}
+        if not held_out_in <= set(given):
+            raise CommandError("--held-out-in names a folder that is not one of the folders evaluated")
+        notes: dict[Path, list[str]] = {}
+        for folder, text in options["notes"]:
+            notes.setdefault(Path(folder).resolve(), []).append(text)
+        if not set(notes) <= set(given):
+            raise CommandError("--note names a folder that is not one of the folders evaluated")
         calibration = (
             calibration_maps.load(options["calibration"])
             if options["calibration"]
             else calibration_maps.current()
         )
         reader = reader_for(options["engine"])
-        sets: list[tuple[Path, bool, list[Sample]]] = []
+        sets: list[EvaluatedSet] = []
         try:
             for folder, resolved in zip(folders, given, strict=True):
                 partial = options["partial_labels"] or resolved in partial_in
+                only_held_out = resolved in held_out_in
                 samples = run_engine(
                     [folder],
                     reader,
                     cache_dir=None if options["no_cache"] else options["cache"],
                     progress=_progress,
                     partial_labels=partial,
+                    only=held_out if only_held_out else None,
                 )
-                sets.append((folder, partial, samples))
+                qualifiers = [*notes.get(resolved, []), *(["held out"] if only_held_out else [])]
+                name = folder.name + (f" ({', '.join(qualifiers)})" if qualifiers else "")
+                sets.append(EvaluatedSet(folder, name, partial, only_held_out, samples))
         except TritonUnavailableError as exc:
             raise CommandError(
                 f"Triton is not reachable ({exc}); start it with `manage.py serve_models`"
             ) from exc
         # one day for every set: expiry rules depend on it, and the pool must be the sets' sum
         today = dt.date.today()
-        reports = [score(samples, calibration=calibration, today=today) for _, _, samples in sets]
-        report = score([s for _, _, samples in sets for s in samples], calibration=calibration, today=today)
+        reports = [score(one.samples, calibration=calibration, today=today) for one in sets]
+        report = score([s for one in sets for s in one.samples], calibration=calibration, today=today)
         if len(sets) > 1:
-            for (folder, partial, _), one in zip(sets, reports, strict=True):
-                self.stdout.write(f"== {folder}{' (partial labels)' if partial else ''}")
-                self.stdout.write(render(one, calibration.version) + "\n")
+            for one, scored in zip(sets, reports, strict=True):
+                qualifiers = [
+                    *(["held out"] if one.held_out else []),
+                    *(["partial labels"] if one.partial else []),
+                ]
+                self.stdout.write(f"== {one.folder}" + (f" ({', '.join(qualifiers)})" if qualifiers else ""))
+                self.stdout.write(render(scored, calibration.version) + "\n")
             self.stdout.write(f"== pooled over {len(sets)} sets")
         self.stdout.write(render(report, calibration.version))
         draw_reliability(
@@ -132,16 +188,35 @@ class Command(BaseCommand):
         self.stdout.write(f"reliability diagram: {options['plot']}")
         if options["json_out"]:
             options["json_out"].write_text(json.dumps(summary(report), indent=1))
-        if options["record"]:
+        if options["record"] or options["coverage_plot"]:
             record = accuracy_record(
                 sets, reports, report, reader=options["engine"], calibration_version=calibration.version
             )
-            record.write(options["record"])
-            self.stdout.write(f"accuracy record: {options['record']}")
+            if options["record"]:
+                record.write(options["record"])
+                self.stdout.write(f"accuracy record: {options['record']}")
+            if options["coverage_plot"]:
+                draw_coverage_accuracy(
+                    record.sets,
+                    title=f"coverage and accuracy by document confidence ({calibration.version})",
+                    path=options["coverage_plot"],
+                )
+                self.stdout.write(f"coverage-accuracy plot: {options['coverage_plot']}")
+
+
+@dataclass(frozen=True)
+class EvaluatedSet:
+    """One folder as evaluated: how it is named and scored, and what the engine read of it."""
+
+    folder: Path  # as given on the command line
+    name: str  # the folder's name with its qualifiers: "einvoices (page only, held out)"
+    partial: bool  # only the labelled fields are scored
+    held_out: bool  # only the files held out of fitting were read
+    samples: list[Sample]
 
 
 def accuracy_record(
-    sets: list[tuple[Path, bool, list[Sample]]],
+    sets: list[EvaluatedSet],
     reports: list[Report],
     pooled: Report,
     *,
@@ -154,8 +229,8 @@ def accuracy_record(
     engines_read = sorted(
         {
             f"{s.result.engine_name} {s.result.engine_version}".strip()
-            for _, _, samples in sets
-            for s in samples
+            for one in sets
+            for s in one.samples
             if s.result is not None and s.result.engine_name
         }
     )
@@ -169,15 +244,21 @@ def accuracy_record(
         machine=Machine.this(),
         sets=tuple(
             set_accuracy(
-                one,
-                name=folder.name,
-                path=str(folder),
-                truth_sha256=truth_digest(folder),
-                partial_labels=partial,
+                scored,
+                name=one.name,
+                path=str(one.folder),
+                truth_sha256=truth_digest(one.folder),
+                partial_labels=one.partial,
+                held_out=one.held_out,
             )
-            for (folder, partial, _), one in zip(sets, reports, strict=True)
+            for one, scored in zip(sets, reports, strict=True)
         ),
-        pooled=set_accuracy(pooled, name="pooled", partial_labels=any(partial for _, partial, _ in sets)),
+        pooled=set_accuracy(
+            pooled,
+            name="pooled",
+            partial_labels=any(one.partial for one in sets),
+            held_out=any(one.held_out for one in sets),
+        ),
     )
 
 
@@ -232,6 +313,21 @@ def render(report: Report, calibration_version: str) -> str:
     for i, (confidence, accuracy, count) in enumerate(report.reliability()):
         if count:
             lines.append(f"  {i / 10:.1f}-{(i + 1) / 10:.1f}: {confidence:.3f} {accuracy:.3f} {count}")
+    curve = coverage_curve(report.document_outcomes)
+    approved = [d.confidence for d in report.document_outcomes if d.auto_approved]
+    lines += [
+        f"lowest document confidence approved {min(approved):.4f}"
+        if approved
+        else "lowest document confidence approved -",
+        "coverage-accuracy (coverage: document confidence threshold, documents covered, entirely right)",
+    ]
+    for tenth in range(1, 11):
+        point = accuracy_at_coverage(curve, tenth / 10)
+        if point is not None:
+            lines.append(
+                f"  {tenth / 10:.1f}: {point.threshold:.4f} {point.covered} {point.covered_all_right}"
+                f" ({point.accuracy:.1%})"
+            )
     if report.type_confusions:
         lines.append("type confusions (truth -> read as: count)")
         for (truth, got), count in sorted(report.type_confusions.items(), key=lambda kv: -kv[1]):
