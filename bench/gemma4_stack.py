@@ -41,7 +41,7 @@ import stack as bench_stack  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 WORK = ROOT / "var" / "bench"
-DECIDED = ["auto_approved", "needs_review", "failed"]
+DECIDED = bench_stack.DECIDED  # a resubmission request is a decision too
 
 
 def pages(count: int) -> list[bytes]:

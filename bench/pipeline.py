@@ -43,11 +43,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.stack import ROOT, Stack, machine_load, stack, tiny_jpeg
+from bench.stack import DECIDED, ROOT, Stack, machine_load, stack, tiny_jpeg
 
 SIM_BATCH_MS, SIM_ITEM_MS, SIM_MAX_BATCH = 150.0, 2.0, 32
 SIM_IDEAL_PER_S = SIM_MAX_BATCH / ((SIM_BATCH_MS + SIM_MAX_BATCH * SIM_ITEM_MS) / 1000)
-DECIDED = ["auto_approved", "needs_review", "failed"]
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -80,9 +79,16 @@ def measure_cpu(s: Stack, documents: int, clients: int, seed: int, batch_size: i
     failed = s.sql(
         "SELECT count(*) FROM documents_document WHERE id = ANY(%s::uuid[]) AND status = 'failed'", [ids]
     )[0][0]
+    # sent back by the capture gate at the prepare step: decided without a model call
+    resubmitted = s.sql(
+        "SELECT count(*) FROM documents_document WHERE id = ANY(%s::uuid[]) "
+        "AND status = 'resubmission_requested'",
+        [ids],
+    )[0][0]
     return {
         "documents": len(ids),
         "failed": failed,
+        "resubmission_requested": resubmitted,
         "wall_s": round(wall, 1),
         "documents_per_s": round(len(ids) / wall, 1),
         "cpu_ms_per_doc": round(sum(per_process.values()), 2),

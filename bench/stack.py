@@ -37,6 +37,9 @@ sys.path.insert(0, str(ROOT))
 PY = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/docintel_bench"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+# The statuses a document ends its run in: decided (approved, for review, or sent back to the
+# applicant for a new photo by the capture gate, which decides without a model call) or failed.
+DECIDED = ["auto_approved", "needs_review", "resubmission_requested", "failed"]
 
 
 def free_ports(count: int) -> list[int]:

@@ -48,8 +48,9 @@ from engines.evidence import TWO_READINGS, with_evidence
 from engines.images import rotate
 from engines.knowledge import KNOWLEDGE
 from engines.page_text import PageFrame
-from engines.spec import fields_in_format
+from engines.spec import fields_in_format, fields_of_kind
 from engines.types import Check, FieldResult
+from engines.validators import find_amounts, find_dates, format_amount
 
 logger = logging.getLogger(__name__)
 
@@ -474,6 +475,48 @@ def confirm_fields(
             out[name] = with_evidence(out[name], TWO_READINGS)
     detail = "" if not disagreed else "not confirmed by a second reading: " + ", ".join(sorted(disagreed))
     return out, [Check(CHECK_NAME, not disagreed, detail)]
+
+
+# Dates and amounts: values whose risk is their characters, read again to confirm (never to mend).
+CONFIRMED_KINDS = ("date", "amount")
+_VALUE_FIELDS = fields_of_kind(*CONFIRMED_KINDS)
+
+
+def confirm_values(
+    fields: dict[str, FieldResult], images: list[np.ndarray], frames: dict[int, PageFrame]
+) -> dict[str, FieldResult]:
+    """Read every OCR'd date and amount again with the other OCR, in its box: where the second
+    reading holds the same date or amount, the field gains ``two_readings`` evidence. Nothing
+    else changes: a second reader that cannot read a cramped box is no evidence against it."""
+    eligible = [
+        name
+        for name, f in fields.items()
+        if name in _VALUE_FIELDS and f.source == "ocr" and f.value and f.bbox and f.page in frames
+    ]
+    reader = _reader() if eligible else None
+    if reader is None:
+        return fields
+    out = dict(fields)
+    straightened: dict[int, np.ndarray] = {}
+    for name in eligible:
+        f = fields[name]
+        assert f.value is not None and f.bbox is not None
+        if f.page not in straightened:
+            straightened[f.page] = reading_frame_image(images[f.page - 1], frames[f.page])
+        second = reader.read_line(_crop(straightened[f.page], f.bbox, (0.15, 0.1)))
+        if second and f.value in _values_in(second, date_kind=name in _DATE_FIELDS):
+            out[name] = with_evidence(f, TWO_READINGS)
+    return out
+
+
+_DATE_FIELDS = fields_of_kind("date")
+
+
+def _values_in(text: str, *, date_kind: bool) -> set[str]:
+    """The canonical dates (in either day-month order) or amounts a reading holds."""
+    if date_kind:
+        return {m.value.isoformat() for prefer in ("dmy", "mdy") for m in find_dates(text, prefer=prefer)}
+    return {format_amount(abs(m.value)) for m in find_amounts(text)}
 
 
 def reading_frame_image(image: np.ndarray, frame: PageFrame) -> np.ndarray:

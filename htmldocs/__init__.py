@@ -9,18 +9,21 @@ layer, ``page.screenshot()`` for images), as billing systems produce real ones. 
 imports ``synth``: not its code, vocabularies, layouts or name lists. The truth it writes follows
 the same canonical conventions (ARCHITECTURE §3.1) so ``manage.py evaluate`` scores it unchanged.
 
-Its seeds are held out (docs/engine/independent-documents.md): no document of this family may be
-used to fit or tune anything - rules, thresholds, calibration maps, prompts. Evaluation sets are
-drawn from :data:`EVALUATION_SEEDS`; every truth entry says ``"family": "htmldocs"`` in its meta so
-that fitting tools can refuse it.
+Its evaluation seeds are held out (docs/engine/independent-documents.md): no document of them may
+be used to fit or tune anything - rules, thresholds, calibration maps, prompts. The calibration
+alone (its confidence maps, the layouts it knows and its thresholds per type: not the reading
+rules) is fitted on documents of :data:`CALIBRATION_SEEDS`, so that it has seen more than one
+generator (issue 47), and judged on the evaluation seeds it never saw. Every truth entry says
+``"family": "htmldocs"`` in its meta.
 """
 
 from __future__ import annotations
 
 FAMILY = "htmldocs"
-# Seeds of measurement sets (make var/bench/independent uses 900001). Seeds below are for the
-# generator's own tests; no seed of this family is ever used to fit or tune the engine.
+# Seeds of measurement sets (make var/bench/independent uses 900001): never fitted or tuned on.
 EVALUATION_SEEDS = range(900_000, 1_000_000)
+# Seeds the calibration may be fitted on (make calibration uses 800001); never the reading rules.
+CALIBRATION_SEEDS = range(800_000, 900_000)
 KINDS = ("invoice", "receipt", "proof_of_address", "bank_statement")
 
 

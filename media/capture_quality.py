@@ -7,23 +7,27 @@ the applicant is better served by a new photo now than by an operator squinting 
 Each measure is one number, compared with a threshold (:class:`CaptureThresholds`, per
 document type in the settings, ``DOCINTEL_CAPTURE_THRESHOLDS``):
 
-``blur_px``         the width of the page's sharpest edges, in page pixels: a sharp print edge is
-                    about 2 px wide, a Gaussian blur of sigma s widens it to about 2.5 s. Taken
-                    per 32-pixel tile holding text (contrast over the tile / steepest gradient in
-                    it), the median over the tiles.
+``blur_px``         the width of the letters' sharpest edges, in page pixels: a sharp print edge
+                    is about 2 px wide, a Gaussian blur of sigma s widens it to about 2.5 s. Taken
+                    per 32-pixel tile holding letters' strokes (contrast over the tile / steepest
+                    gradient in it), the sharper quarter's bound; every tile with ink against
+                    paper stands in when too few hold letters (a page blurred past finding them).
 ``motion_blur_px``  the length of a shaken phone's smear, as the engine's own deblurring step
                     estimates it (``engines.deblur.motion_blur_of``; 0 when not smeared). The
                     engine undoes short smears itself, so only long ones fail. The estimate only
                     reaches 30 px (``engines.deblur.MAX_LENGTH``): a longer smear reads shorter.
-``edge_isotropy``   the page's edges across its weakest direction against across the strongest
-                    (the smaller over the larger eigenvalue of the gradients' second moments, on
-                    the centre 512 pixels): 0.6-1 for a sharp page, falling as a smear of any
-                    length wipes out the edges along it (about 0.1 at a 25-pixel smear).
+``edge_isotropy``   the letters' edges across their weakest direction against across the
+                    strongest (the smaller over the larger eigenvalue of the gradients' second
+                    moments over the letters' strokes: rules, table borders, coloured bands and
+                    blank paper have edges in one direction or none, and are left out): 0.4-1 for
+                    a sharp page, falling as a smear of any length wipes out the edges along it
+                    (0.02-0.12 at a 20-32 pixel smear).
 ``glare``           the share of the text's area under clipped highlights (near-white, well above
                     the page's own background, in blobs larger than a letter).
-``cropped``         the largest share of one side of the frame that text touches: a document cut
-                    off by the frame leaves its text at the border (a card on a table, a page with
-                    margins, leave none).
+``cropped``         the largest share of one side of the frame along which letters are cut by it
+                    (touching the frame's edge where that edge runs over the paper): a document
+                    cut off by the frame leaves cut letters at the border; a card on a table, a
+                    page with margins, a scan cropped to the paper leave none.
 ``text_height_px``  the median height of the letters, in page pixels: too few pixels a letter and
                     no reader can tell them apart (``low_resolution``).
 ``brightness``      the median grey of the page (0-255), and
@@ -31,7 +35,8 @@ document type in the settings, ``DOCINTEL_CAPTURE_THRESHOLDS``):
                     either too low is ``too_dark``.
 
 A measure that cannot be taken (a page without text-like marks) is None and fails nothing: the
-gate only sends back what it can show is bad. Django-free: used by the prepare step
+gate only sends back what it can show is bad. A blank page (``blank``) fails nothing at all, and
+the pages of a digital PDF are not judged (:func:`captured_pages`). Django-free: used by the prepare step
 (``apps.documents.pipeline``), ``manage.py extract`` and ``bench/capture_quality.py``.
 """
 
@@ -39,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -70,12 +75,36 @@ _INK_DELTA = 18
 # at full exposure, where no highlight can be told from a blank margin.
 _CLIPPED = 250
 _WHITE_PAPER = 238
-# The centre crop (page pixels) whose edges tell a smear, as the engine's motion estimate takes it,
-# and the gradient energy below which it is too flat to tell anything.
-_ISOTROPY_CROP = 512
+# A frame whose brightest quarter is clipped is white paper as well (whatever tint its text's
+# panels carry): at this percentile of the frame's grey.
+_PAPER_PERCENTILE = 75
+# The gradient energy (mean squared Sobel response over the strokes) below which the strokes are
+# too flat to tell a smear, and the fewest stroke pixels that tell one.
 _ISOTROPY_MIN_ENERGY = 25.0
-# The band along each side of the frame where text counts as touching it, as a share of the side.
-_BORDER_BAND = 0.012
+_ISOTROPY_MIN_PIXELS = 400
+# Fewer stroke pixels than this and the letters are gone (melted by a heavy blur or smear): the
+# page's other marks, less its long rules, are read instead.
+_MIN_STROKE_PIXELS = 2000
+# A letter is cut by the frame when its marks reach this close to the frame's edge (working
+# pixels): touching it, not merely near it (a scan cropped to the paper leaves its text close to
+# the edge, whole).
+_FRAME_TOUCH = 1
+# The frame's edge runs over the paper where it is at least this share of the paper's grey (the
+# page's 90th percentile); darker, it shows what lies beyond the paper (a scanner's lid, a table).
+_EDGE_ON_PAPER = 0.6
+# Blank paper: at least this bright (median grey), and no letters once smoothed by this sigma
+# (working pixels) and stretched by at most 255 / this spread (grey levels).
+_BLANK_MIN_BRIGHTNESS = 100.0
+_BLANK_SMOOTH = 2.0
+_BLANK_MIN_SPREAD = 16.0
+# ... and no marks on it either: the smoothed page's grey spread (0.5th to 99.5th percentile)
+# at most this (paper grain and a scanner's noise stay well under it, any print goes over).
+_BLANK_MAX_SPREAD = 40.0
+# The letters' strokes: the letter marks grown by this many working pixels, to take in both sides
+# of each stroke's edges (where blur and smear show) and nothing of the rules and bands around.
+_STROKE_MARGIN = 2
+# Tiles with at least this many stroke pixels are tiles of text (for blur_px).
+_TILE_MIN_STROKE = 24
 
 
 @dataclass(frozen=True)
@@ -94,6 +123,9 @@ class CaptureMeasures:
     brightness: float
     contrast: float | None
     regions: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    # no text on the page, not even faint: a blank page (the back of a form, a scanner's empty
+    # last sheet) fails nothing, whatever its other measures
+    blank: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -105,14 +137,21 @@ class CaptureMeasures:
 class CaptureThresholds:
     """Where each measure fails a page; None turns a measure's check off."""
 
-    # where the CPU engine's field accuracy falls below 90 % of a clean photo's
-    # (bench/capture_quality.py, docs/capture-quality.md); glare and cropped as first set
-    max_blur_px: float | None = 3.4
-    max_motion_blur_px: float | None = 27.8
-    min_edge_isotropy: float | None = 0.105
-    max_glare: float | None = 0.05
-    max_cropped: float | None = 0.2
-    min_text_height_px: float | None = 5.8
+    # Fitted (issue 47) with bench/capture_gate.py on the measures of these pages: clean pages of
+    # every family but the held-out one (synth/ mixed profiles seed 9090; the real SROIE receipt
+    # scans, ID specimens, e-invoice and invoice2data PDF pages rendered and judged as scans) sent
+    # back at most 1 % each, and degraded ones (bench/capture_quality.py's defects at and past
+    # where the engine's accuracy falls off) caught: each threshold just past the worst clean
+    # page, where that still catches what the previous thresholds caught. htmldocs/ (the
+    # independent family) was only measured. The previous set, from the engine's accuracy curves
+    # (bench/capture_quality.py, docs/capture-quality.md), was 3.4, 27.8, 0.105, 0.05, 0.2, 5.8,
+    # 16.1, 13.2; brightness and contrast stand as they were.
+    max_blur_px: float | None = 3.6
+    max_motion_blur_px: float | None = 29.0
+    min_edge_isotropy: float | None = 0.15
+    max_glare: float | None = 0.21
+    max_cropped: float | None = 0.12
+    min_text_height_px: float | None = 7.0
     min_brightness: float | None = 16.1
     min_contrast: float | None = 13.2
 
@@ -178,6 +217,31 @@ class CaptureAssessment:
         return applicant_message(self.reasons)
 
 
+class _Page(Protocol):
+    @property
+    def text_layer(self) -> str: ...
+    @property
+    def image_only(self) -> bool: ...
+
+
+_P = TypeVar("_P", bound=_Page)
+
+
+def captured_pages(pages: Sequence[_P], is_pdf: bool) -> list[_P]:
+    """The pages the gate judges: the photographed or scanned ones.
+
+    An uploaded image is a capture, every page of it. A PDF is digital (made by software, not by
+    a camera or a scanner) when any page has a text layer, or when no page is a raster image over
+    the whole page (``media.pdf_render.PreparedPage.image_only``): none of its pages is judged,
+    its blank or drawn pages included, since none was captured and a new photo cannot improve
+    it. In a PDF of scans only the scanned pages are judged (a drawn cover sheet is not)."""
+    if not is_pdf:
+        return list(pages)
+    if any(page.text_layer for page in pages) or not any(page.image_only for page in pages):
+        return []
+    return [page for page in pages if page.image_only]
+
+
 def applicant_message(reasons: Sequence[str]) -> str:
     """What the applicant is told: why the photo cannot be read, and to take it again."""
     if not reasons:
@@ -204,15 +268,40 @@ def measure_page(image: np.ndarray) -> CaptureMeasures:
     height, width = gray.shape
     scale = min(1.0, WORK_SIDE / max(height, width))
     work = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    ink = letters_mask(ink_mask(work))
+    marks = ink_mask(work)
+    ink = letters_mask(marks)
     text_height = _text_height(ink)
-    blur = _edge_width(work)
-    glare, glare_box = _glare(work, ink, text_height)
-    cropped, cropped_box = _cropped(ink)
     brightness = float(np.median(work))
+    if text_height is None and _blank(work, brightness):
+        return CaptureMeasures(
+            width=width,
+            height=height,
+            blur_px=None,
+            motion_blur_px=0.0,
+            edge_isotropy=None,
+            glare=0.0,
+            cropped=0.0,
+            text_height_px=None,
+            brightness=brightness,
+            contrast=None,
+            blank=True,
+        )
+    strokes = _strokes(ink)
+    if int(np.count_nonzero(strokes)) < _MIN_STROKE_PIXELS:
+        # no letters left to read (a heavy blur or smear melts them into blobs): the marks that
+        # are not long rules stand in for them
+        strokes = _strokes(_without_rules(marks))
+    blur = _edge_width(work, strokes)
+    if blur is None:
+        # too few tiles of letters left to read: the page is blurred past finding its letters,
+        # or holds hardly any; every tile with ink against paper in it then tells the edges' width
+        # (a rule's or a band's edge reads sharp, so this can only err towards passing)
+        blur = _edge_width(work, None)
+    glare, glare_box = _glare(work, ink, text_height)
+    cropped, cropped_box = _cropped(ink, work)
     contrast = _contrast(work, ink)
     motion = motion_blur_of(gray)
-    isotropy = _edge_isotropy(gray)
+    isotropy = _edge_isotropy(work, strokes)
     regions = {k: v for k, v in (("glare", glare_box), ("cropped", cropped_box)) if v is not None}
     return CaptureMeasures(
         width=width,
@@ -227,6 +316,22 @@ def measure_page(image: np.ndarray) -> CaptureMeasures:
         contrast=contrast,
         regions=regions,
     )
+
+
+def _blank(work: np.ndarray, brightness: float) -> bool:
+    """Whether a page without letters at its own contrast is blank paper: bright, without dark
+    marks, and still without letters once its contrast is stretched (smoothed first, the stretch capped, so that
+    paper grain and scanner noise do not turn into letters). A washed-out or underexposed photo
+    of text shows its letters when stretched, and is measured (and sent back) as too dark."""
+    if brightness < _BLANK_MIN_BRIGHTNESS:
+        return False  # a dark frame is a photo too dark to show anything, not a blank page
+    smooth = cv2.GaussianBlur(work, (0, 0), _BLANK_SMOOTH)
+    low, high = np.percentile(smooth, (0.5, 99.5))
+    if float(high - low) > _BLANK_MAX_SPREAD:
+        return False  # dark marks on it, letters or not (a page blurred past reading is no blank)
+    gain = 255.0 / max(float(high - low), _BLANK_MIN_SPREAD)
+    stretched = cv2.convertScaleAbs(smooth, alpha=gain, beta=-float(low) * gain)
+    return _text_height(letters_mask(ink_mask(stretched))) is None
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray:
@@ -266,8 +371,28 @@ def _tiles(values: np.ndarray) -> np.ndarray:
     )
 
 
-def _edge_width(gray: np.ndarray) -> float | None:
-    """Median over text tiles of (ink-paper contrast / steepest gradient): a step edge's width."""
+def _strokes(letters: np.ndarray) -> np.ndarray:
+    """The letters' strokes with their edges (the letter marks grown by ``_STROKE_MARGIN``): where
+    blur and smear are read. Ruled lines, table borders, coloured bands, pictures and blank paper
+    are not letters, so they cannot read as a smear or a blur (uint8 0/255)."""
+    size = 2 * _STROKE_MARGIN + 1
+    return cv2.dilate(letters, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+
+
+def _without_rules(marks: np.ndarray) -> np.ndarray:
+    """The ink marks less the long horizontal and vertical rules among them (table borders,
+    underlines, a band's edge): what is left of the text when its letters cannot be told apart."""
+    length = max(25, min(marks.shape) // 12)
+    across = cv2.morphologyEx(marks, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(marks, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    rules = cv2.dilate(cv2.bitwise_or(across, down), np.ones((5, 5), np.uint8))
+    return cv2.bitwise_and(marks, cv2.bitwise_not(rules))
+
+
+def _edge_width(gray: np.ndarray, strokes: np.ndarray | None) -> float | None:
+    """Over the tiles holding letters' strokes (every tile when ``strokes`` is None): (ink-paper
+    contrast / steepest gradient), a step edge's width; the sharper quarter's bound. Tiles of
+    rules, bands, pictures or blank paper alone are left out: the page's blur is its letters'."""
     smooth = cv2.blur(gray, (3, 3)).astype(np.float32)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3) / 4.0
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3) / 4.0
@@ -276,27 +401,30 @@ def _edge_width(gray: np.ndarray) -> float | None:
     contrast = levels.max(axis=2) - levels.min(axis=2)
     steepest = gradient.max(axis=2)
     text = contrast >= _TILE_MIN_CONTRAST
+    if strokes is not None:
+        text &= (_tiles(strokes) > 0).sum(axis=2) >= _TILE_MIN_STROKE
     if int(text.sum()) < 8:
         return None
     widths = contrast[text] / np.maximum(steepest[text], 1e-3)
-    # the sharper half of the text tiles: a page's own soft parts (a portrait, a shadowed
+    # the sharper part of the text tiles: a page's own soft parts (a portrait, a shadowed
     # corner) do not make it blurred, a blurred page has no sharp tiles left
     return float(np.percentile(widths, 25))
 
 
-def _edge_isotropy(gray: np.ndarray) -> float | None:
-    """The smaller over the larger eigenvalue of the gradients' second-moment matrix of the
-    page's centre (1: edges alike in every direction; near 0: smeared along one)."""
-    height, width = gray.shape
-    top, left = max(0, (height - _ISOTROPY_CROP) // 2), max(0, (width - _ISOTROPY_CROP) // 2)
-    crop = gray[top : top + _ISOTROPY_CROP, left : left + _ISOTROPY_CROP].astype(np.float32)
-    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+def _edge_isotropy(gray: np.ndarray, strokes: np.ndarray) -> float | None:
+    """The smaller over the larger eigenvalue of the gradients' second-moment matrix over the
+    letters' strokes (1: edges alike in every direction; near 0: smeared along one). Letters have
+    edges in every direction; a page's rules and bands have them in one, so they are left out."""
+    on_strokes = strokes > 0
+    if int(on_strokes.sum()) < _ISOTROPY_MIN_PIXELS:
+        return None
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[on_strokes]
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[on_strokes]
     xx, yy, xy = float(np.mean(gx * gx)), float(np.mean(gy * gy)), float(np.mean(gx * gy))
     spread = np.hypot((xx - yy) / 2, xy)
     largest, smallest = (xx + yy) / 2 + spread, (xx + yy) / 2 - spread
     if largest < _ISOTROPY_MIN_ENERGY:
-        return None  # a blank or flat centre: nothing to tell
+        return None  # flat strokes: nothing to tell
     return float(max(0.0, smallest) / largest)
 
 
@@ -348,6 +476,10 @@ def _glare(
     paper = gray[region & (ink == 0)]
     if not paper.size or float(np.median(paper)) >= _WHITE_PAPER:
         return 0.0, None
+    # a quarter of the frame clipped white is white paper too, its text set on shaded boxes (a
+    # printed invoice's tinted panels): its white gaps are paper, not a highlight
+    if float(np.percentile(gray, _PAPER_PERCENTILE)) >= _CLIPPED:
+        return 0.0, None
     letter = int(max(5, text_height or 5))
     bright = (gray >= _CLIPPED).astype(np.uint8)
     near_ink = cv2.dilate(ink, np.ones(((letter // 2) | 1, (letter // 2) | 1), np.uint8))
@@ -360,32 +492,45 @@ def _glare(
     return share, _box(over_text)
 
 
-def _cropped(ink: np.ndarray) -> tuple[float, tuple[float, float, float, float] | None]:
-    """The largest share of one side of the frame with text in the band along it."""
-    height, width = ink.shape
-    band = max(3, round(_BORDER_BAND * min(height, width)))
-    # letters only: long rules and a table's edge lines are not text cut off by the frame
-    opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+def _cropped(letters: np.ndarray, gray: np.ndarray) -> tuple[float, tuple[float, float, float, float] | None]:
+    """The largest share of one side of the frame along which letters are cut by it: letter
+    marks that reach the frame's edge (within ``_FRAME_TOUCH`` pixels) where the frame's edge runs
+    over the paper, the span they cover along that side. Text near the edge but whole (a scan
+    cropped to the paper, a receipt filling the frame) cuts nothing; rules, a table's edge and the
+    paper's edge are not letters; where the frame's edge runs over the scanner's lid or a table
+    (darker than the paper: the paper's edge is inside the frame there) no text is cut, whatever
+    dark teeth of a torn edge look like."""
+    height, width = letters.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats(letters, connectivity=8)
+    if count <= 1:
+        return 0.0, None
+    x, y = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    t = _FRAME_TOUCH
+    paper = float(np.percentile(gray, 90))
+    depth = max(2, t + 1)
     sides = {
-        "top": (opened[:band, :].any(axis=0), (0.0, 0.0, 1.0, band / height)),
-        "bottom": (opened[-band:, :].any(axis=0), (0.0, 1 - band / height, 1.0, 1.0)),
-        "left": (opened[:, :band].any(axis=1), (0.0, 0.0, band / width, 1.0)),
-        "right": (opened[:, -band:].any(axis=1), (1 - band / width, 0.0, 1.0, 1.0)),
+        "top": (y < t, x, w, gray[:depth, :].mean(axis=0), (0.0, 0.0, 1.0, 0.05)),
+        "bottom": (y + h > height - t, x, w, gray[-depth:, :].mean(axis=0), (0.0, 0.95, 1.0, 1.0)),
+        "left": (x < t, y, h, gray[:, :depth].mean(axis=1), (0.0, 0.0, 0.05, 1.0)),
+        "right": (x + w > width - t, y, h, gray[:, -depth:].mean(axis=1), (0.95, 0.0, 1.0, 1.0)),
     }
     best, box = 0.0, None
-    for touched, side_box in sides.values():
-        # a run of touched positions shorter than a letter is noise at the edge, not text
-        share = _runs_share(touched, min_run=max(3, band // 2))
+    for touching, start, extent, edge, side_box in sides.values():
+        if not touching.any():
+            continue
+        # the frame's edge, smoothed over a few letters: paper with letters on it, or beyond the paper
+        window = int(max(9, 4 * float(np.median(extent[touching])))) | 1
+        along = cv2.blur(edge.astype(np.float32).reshape(1, -1), (window, 1)).ravel()
+        covered = np.zeros(edge.size, np.bool_)
+        for s0, e in zip(start[touching], extent[touching], strict=True):
+            # a few letters a side at most: no per-pixel loop
+            if along[s0 + e // 2] >= _EDGE_ON_PAPER * paper:
+                covered[s0 : s0 + e] = True
+        share = float(covered.mean())
         if share > best:
             best, box = share, side_box
     return best, box
-
-
-def _runs_share(touched: np.ndarray, min_run: int) -> float:
-    kernel = np.ones(min_run, np.uint8)
-    eroded = cv2.erode(touched.astype(np.uint8).reshape(1, -1), kernel.reshape(1, -1))
-    kept = cv2.dilate(eroded, kernel.reshape(1, -1))
-    return float(kept.sum()) / max(1, touched.size)
 
 
 def _contrast(gray: np.ndarray, ink: np.ndarray) -> float | None:
@@ -452,7 +597,7 @@ def assess(
             kind = attribute[:4]
             for number, page in zip(numbers, pages, strict=True):
                 value = getattr(page, measure)
-                if value is None:
+                if value is None or page.blank:
                     continue
                 failed = _fails(value, limit, kind)
                 comparison = ("above" if kind == "max_" else "below") if failed else "within"

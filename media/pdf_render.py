@@ -32,6 +32,9 @@ class PreparedPage:
     width: int
     height: int
     text_layer: str = ""  # engines.layout text-layer JSON, "" for a page without one
+    # the page is a raster image over (nearly) all of it and nothing else drawn: a scan or a photo
+    # placed in a PDF (an uploaded image's pages are not PDF pages and leave it False)
+    image_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,15 +95,60 @@ def render_pages(data: bytes, options: RenderOptions) -> Iterator[PreparedPage]:
                     page.render(scale=scale).to_pil()
                 )
                 text = _text_layer(page, width_pt, height_pt)
+                image_only = _image_only(page, width_pt * height_pt)
             except pdfium.PdfiumError as exc:
                 raise EngineError(
                     "corrupt_pdf", f"page {index + 1} of the PDF could not be rendered"
                 ) from exc
             finally:
                 page.close()
-            yield PreparedPage(index + 1, encode_page(image.convert("RGB")), image.width, image.height, text)
+            yield PreparedPage(
+                index + 1, encode_page(image.convert("RGB")), image.width, image.height, text, image_only
+            )
     finally:
         pdf.close()
+
+
+# A page is a scan when its images cover at least this share of it together (a scanner's image may stop
+# short of the page by a margin) and it draws no text; forms are looked into this deep, and a
+# page with more objects than this is a drawn page (a scanner places one image, or a few strips).
+_IMAGE_PAGE_COVER = 0.85
+_IMAGE_PAGE_DEPTH = 2
+_IMAGE_PAGE_MAX_OBJECTS = 64
+
+
+def _image_only(page: Any, page_area_pt: float) -> bool:
+    """Whether the page is a raster image over nearly all of it (a scan, a photo placed in a
+    PDF) and draws no text: the capture gate measures such pages and leaves drawn ones alone.
+    Read from the page's objects' types and bounds only (no rendering, well under a millisecond
+    for a scan), so a digital page is recognised without looking at its pixels."""
+    raw = pdfium.raw
+    covered = 0.0
+    stack: list[tuple[Any, int]] = [(page.raw, 0)]  # (page or form object, depth)
+    seen = 0
+    while stack:
+        parent, depth = stack.pop()
+        is_page = depth == 0
+        count = raw.FPDFPage_CountObjects(parent) if is_page else raw.FPDFFormObj_CountObjects(parent)
+        seen += count
+        if seen > _IMAGE_PAGE_MAX_OBJECTS:
+            return False
+        for index in range(count):
+            obj = (
+                raw.FPDFPage_GetObject(parent, index) if is_page else raw.FPDFFormObj_GetObject(parent, index)
+            )
+            kind = raw.FPDFPageObj_GetType(obj)
+            if kind == raw.FPDF_PAGEOBJ_TEXT:
+                return False
+            if kind == raw.FPDF_PAGEOBJ_FORM and depth < _IMAGE_PAGE_DEPTH:
+                stack.append((obj, depth + 1))
+            elif kind == raw.FPDF_PAGEOBJ_IMAGE:
+                left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+                if raw.FPDFPageObj_GetBounds(
+                    obj, ctypes.byref(left), ctypes.byref(bottom), ctypes.byref(right), ctypes.byref(top)
+                ):
+                    covered += (right.value - left.value) * (top.value - bottom.value)
+    return covered >= _IMAGE_PAGE_COVER * page_area_pt
 
 
 def _scanned_page(page: Any, target: tuple[int, int], plain_image: Callable[[], bool]) -> Image.Image | None:

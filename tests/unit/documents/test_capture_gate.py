@@ -112,3 +112,30 @@ def test_the_document_page_outlines_the_region_a_failed_check_concerns(tenant, o
     html = page.content.decode()
     assert 'class="region-box"' in html and 'data-check="capture_blurred"' in html
     assert "left:10.00%;top:20.00%;width:40.00%;height:40.00%" in html
+
+
+def test_a_digital_pdf_with_a_blank_last_page_is_never_gated(tenant):
+    """GIVEN a three-page digital invoice whose last page is blank (no text layer there) WHEN
+    prepared THEN no page of it is judged: it is a digital PDF, not a capture."""
+    from tests.capture_pages import digital_invoice_with_blank_last_page
+
+    document = _upload(tenant, digital_invoice_with_blank_last_page(), "invoice.pdf")
+    document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    assert document.status == S.PROCESSING and document.page_checks == []
+
+
+def test_a_scanned_bill_in_a_pdf_is_gated_and_passes(tenant):
+    """GIVEN a utility bill (coloured band, ruled table) scanned into an image-only PDF, with a
+    blank scanned back page WHEN prepared THEN its pages are measured and none sends it back."""
+    import numpy as np
+
+    from tests.capture_pages import as_scan, image_pdf, utility_bill
+
+    back = np.full((1754, 1240, 3), 247, np.uint8)
+    document = _upload(tenant, image_pdf([as_scan(utility_bill()), back]), "bill.pdf")
+    document_prepare(document_id=str(document.pk))
+    document.refresh_from_db()
+    capture = [c for c in document.page_checks if c["kind"] == "capture"]
+    assert document.status == S.PROCESSING and capture
+    assert all(c["passed"] for c in capture), [c["detail"] for c in capture if not c["passed"]]

@@ -12,6 +12,7 @@ from engines.second_reading import (
     CHECK_NAME,
     _merged,
     confirm_fields,
+    confirm_values,
     fold,
     respell_unspellable,
 )
@@ -288,3 +289,23 @@ def test_letters_a_box_cut_off_the_start_of_a_name_are_seen_by_the_second_reader
     assert confirmed["issuer_name"].confidence == pytest.approx(0.45)
     assert confirmed["issuer_name"].valid is not True
     assert checks[0].passed is False
+
+
+@pytest.mark.parametrize(
+    ("printed", "field", "value", "agrees"),
+    [
+        ("27/03/2018", "date", "2018-03-27", True),
+        ("03/27/2018", "date", "2018-03-27", True),  # the order is the first reader's call
+        ("27/03/2018", "date", "2018-03-21", False),  # a digit the first reader misread
+        ("RM 1,234.50", "total_amount", "1234.50", True),
+        ("RM 1,234.50", "total_amount", "234.50", False),  # a lost digit is not confirmed
+    ],
+)
+def test_a_date_or_amount_the_second_reader_reads_alike_gains_two_readings(
+    printed: str, field: str, value: str, agrees: bool
+) -> None:
+    page, box = _line_page(printed)
+    fields = {field: FieldResult(value, 0.9, 1, box, "ocr", valid=True)}
+    confirmed = confirm_values(fields, [page], {1: PageFrame(turn=0, skew=0.0, width=900, height=300)})
+    assert ("two_readings" in confirmed[field].evidence) is agrees
+    assert confirmed[field].value == value and confirmed[field].confidence == 0.9  # evidence, never a mend

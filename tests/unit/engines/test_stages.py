@@ -70,6 +70,7 @@ def test_the_stage_list_reads_as_the_engine_works() -> None:
         "extract",
         "refine",
         "assemble",
+        "evidence",
         "deblurred_look",
     ]
     deblurred_look = STAGES[-1]

@@ -12,6 +12,7 @@ apps.extraction.holdout, are left out of every fit); evaluate on what was left o
 from __future__ import annotations
 
 import datetime as dt
+import json
 from argparse import ArgumentParser
 from collections import Counter
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+import htmldocs
 from apps.extraction import calibration as calibration_maps
 from apps.extraction.calibration import Calibration
 from apps.extraction.evaluation import Sample, calibration_examples, run_engine
@@ -29,6 +31,16 @@ from apps.extraction.holdout import HELD_OUT_SHARE, held_out
 from apps.extraction.management.commands.evaluate import _progress
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
 from apps.extraction.thresholds import choose, out_of_fold
+
+
+def evaluation_seeds_in(folder: Path) -> bool:
+    """Does the folder hold documents of the independent family's evaluation seeds?"""
+    truth = json.loads((folder / "truth.json").read_text())
+    return any(
+        (meta := entry.get("meta") or {}).get("family") == htmldocs.FAMILY
+        and htmldocs.is_evaluation_seed(int(meta.get("seed", -1)))
+        for entry in truth.values()
+    )
 
 
 class Command(BaseCommand):
@@ -64,6 +76,11 @@ class Command(BaseCommand):
         for folder in options["dirs"]:
             if not (folder / "truth.json").exists():
                 raise CommandError(f"{folder} has no truth.json")
+            if evaluation_seeds_in(folder):
+                raise CommandError(
+                    f"{folder} holds the independent family's evaluation seeds: they are measured, never "
+                    "fitted on (docs/engine/independent-documents.md; fit on htmldocs.CALIBRATION_SEEDS)"
+                )
         held_in = {folder.resolve() for folder in options["held_out_in"]}
         partial_in = {folder.resolve() for folder in options["partial_labels_in"]}
         samples: list[Sample] = []
