@@ -67,6 +67,7 @@ class Requirement:
 @dataclass(frozen=True)
 class EvidenceRules:
     needed: float
+    needed_for_absence: float
     kinds: MappingProxyType[str, EvidenceKind]
     requirements: MappingProxyType[str, Requirement]
     labels: MappingProxyType[str, tuple[str, ...]]
@@ -101,6 +102,7 @@ def load(path: Path = EVIDENCE_PATH) -> EvidenceRules:
     labels = {name: tuple(keys) for name, keys in data.get("labels", {}).items()}
     return EvidenceRules(
         needed=float(data["needed"]),
+        needed_for_absence=float(data["needed_for_absence"]),
         kinds=MappingProxyType(kinds),
         requirements=MappingProxyType(requirements),
         labels=MappingProxyType(labels),
@@ -121,7 +123,8 @@ def weight_of(field_name: str, evidence: Iterable[str], *, present: bool = True)
 
 def sufficient(field_name: str, evidence: Iterable[str], *, present: bool = True) -> bool:
     """Does the field's evidence support an automatic approval (whatever its score)?"""
-    return weight_of(field_name, evidence, present=present) >= RULES.needed - 1e-9
+    needed = RULES.needed if present else RULES.needed_for_absence
+    return weight_of(field_name, evidence, present=present) >= needed - 1e-9
 
 
 def with_evidence(found: FieldResult, *kinds: str) -> FieldResult:
@@ -162,8 +165,30 @@ def engine_evidence(fields: Mapping[str, FieldResult], checks: Sequence[Check]) 
             kinds.append(TWO_READINGS)
         if found.source == "barcode" and "barcode_vs_front" in failed:
             kinds = [k for k in kinds if k != TWO_READINGS]
+        if name in _ROW_LABELLED and _on_a_row_of(
+            found, [fields[a] for a in _ROW_LABELLED[name] if a in fields]
+        ):
+            kinds.append(AT_LABEL)
         out[name] = with_evidence(found, *kinds)
     return out
+
+
+# A value whose label is another field's row: a currency's sign or code printed beside an amount.
+_ROW_LABELLED: dict[str, tuple[str, ...]] = {"currency": ("total_amount", "subtotal", "tax_amount")}
+
+
+def _on_a_row_of(found: FieldResult, others: Sequence[FieldResult]) -> bool:
+    """Does the value's box share a row (overlap by half its height) with one of the others'?"""
+    if found.value is None or found.bbox is None:
+        return False
+    _, y0, _, y1 = found.bbox
+    for other in others:
+        if other.value is None or other.bbox is None or other.page != found.page:
+            continue
+        overlap = min(y1, other.bbox[3]) - max(y0, other.bbox[1])
+        if overlap >= 0.5 * min(y1 - y0, other.bbox[3] - other.bbox[1]) > 0:
+            return True
+    return False
 
 
 # Identity fields a printed page may confirm against its machine-readable zone.

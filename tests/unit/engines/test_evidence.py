@@ -45,7 +45,8 @@ def test_a_score_alone_is_no_evidence() -> None:
 
 def test_an_absent_value_needs_evidence_of_its_absence() -> None:
     assert not sufficient("subtotal", ("at_label",), present=False)
-    assert sufficient("subtotal", ("familiar_layout", "einvoice_xml"), present=False)
+    assert sufficient("subtotal", ("familiar_layout",), present=False), "one piece of evidence of absence"
+    assert not sufficient("subtotal", (), present=False)
     assert weight_of("personal_number", ("mrz_check_digits",), present=False) >= RULES.needed
 
 
@@ -155,3 +156,14 @@ def test_the_reference_engine_attaches_evidence_to_a_digital_invoice() -> None:
     total = result.fields["total_amount"]
     assert total.value is not None
     assert {"text_layer", "arithmetic"} <= set(total.evidence)
+
+
+def test_a_currency_printed_on_the_totals_row_is_at_its_label() -> None:
+    fields = {
+        "currency": _field("EUR", bbox=(0.55, 0.70, 0.60, 0.72)),
+        "total_amount": _field("12.00", bbox=(0.62, 0.695, 0.75, 0.725)),
+        "tax_amount": _field("2.00", bbox=(0.62, 0.60, 0.75, 0.63)),
+    }
+    assert "at_label" in engine_evidence(fields, [])["currency"].evidence
+    elsewhere = {**fields, "currency": _field("EUR", bbox=(0.55, 0.10, 0.60, 0.12))}
+    assert "at_label" not in engine_evidence(elsewhere, [])["currency"].evidence
