@@ -92,7 +92,8 @@ CHECK_LABELS: dict[str, tuple[str, str]] = {
     "confidence_calibrated": ("Decision rules", "Model confidences calibrated"),
     "model_output_complete": ("Other", "Model answer complete"),
     "all_pages_read": ("Other", "Every page read by the model"),
-    "grounded": ("Other", "Model's values found in the page's text"),
+    "not_grounded": ("Other", "Model's values found in the page's text"),
+    "plausible_values": ("Arithmetic and formats", "Values of their kind (names, dates, amounts)"),
 }
 
 STATUS_LABELS = {

@@ -3,7 +3,7 @@
 A generative model can write a plausible value that is on no page — a total it computed, a name
 from a neighbouring line, a date in another format it made up — at a token probability as high
 as a value it copied. Its confidence cannot tell the two apart; the page's text can. A value
-found in it is ``grounded`` (engines/spec/evidence.toml); one that is not fails the ``grounded``
+found in it is ``grounded`` (engines/spec/evidence.toml); one that is not fails the ``not_grounded``
 check, which names the fields (never their values).
 
 The page's text is what the Gemma 4 path has of it: the text layer of a digital PDF. A scanned
@@ -29,7 +29,7 @@ from engines.spec import CATALOGUE
 from engines.types import Check, FieldResult
 from engines.validators import find_amounts, find_dates, fold
 
-CHECK_NAME = "grounded"
+CHECK_NAME = "not_grounded"
 # Field kinds (engines/spec/document_types.toml) compared by meaning rather than as text.
 DATE_KINDS = frozenset({"date"})
 AMOUNT_KINDS = frozenset({"amount"})

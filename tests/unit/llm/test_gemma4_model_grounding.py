@@ -107,7 +107,7 @@ def test_a_pdfs_text_layer_grounds_the_models_values(gemma4_model):
     inputs = {"pages": [_png()], "text_layer": [INVOICE_PAGE.encode()], "document_type_hint": [b"invoice"]}
     document = _read(gemma4_model, inputs, {"total_amount": "1190.00", "customer_name": "Made Up"})
     assert GROUNDED in document.fields["total_amount"].evidence
-    grounded = next(c for c in document.checks if c.name == "grounded")
+    grounded = next(c for c in document.checks if c.name == "not_grounded")
     assert not grounded.passed and grounded.detail == "not found in the page's text: customer_name"
 
 
@@ -116,4 +116,4 @@ def test_a_scan_without_text_grounds_nothing(gemma4_model):
         gemma4_model, {"pages": [_png()], "document_type_hint": [b"invoice"]}, {"total_amount": "1.00"}
     )
     assert document.fields["total_amount"].evidence == ()
-    assert "grounded" not in {c.name for c in document.checks}
+    assert "not_grounded" not in {c.name for c in document.checks}

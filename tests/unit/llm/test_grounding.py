@@ -77,22 +77,22 @@ def test_values_in_the_text_layer_are_grounded_and_the_others_fail_the_check_by_
         assert GROUNDED in fields[name].evidence, name
     assert GROUNDED not in fields["customer_name"].evidence
     assert fields["due_date"].evidence == ()  # absent: nothing to look for
-    assert not checks["grounded"].passed
-    assert checks["grounded"].detail == "not found in the page's text: customer_name"
-    assert "Secret" not in checks["grounded"].detail  # names, never values
+    assert not checks["not_grounded"].passed
+    assert checks["not_grounded"].detail == "not found in the page's text: customer_name"
+    assert "Secret" not in checks["not_grounded"].detail  # names, never values
 
 
 def test_every_value_found_passes_the_check():
     fields, parsed = _invoice(vendor_name="acme büromöbel gmbh", total_amount="1190.00")
     checks = {c.name: c for c in pipeline.verify("invoice", fields, parsed, page_texts=[INVOICE_PAGE])}
-    assert checks["grounded"].passed and checks["grounded"].detail == ""
+    assert checks["not_grounded"].passed and checks["not_grounded"].detail == ""
 
 
 @pytest.mark.parametrize("texts", [None, [], ["", "  \n"]])
 def test_a_scanned_document_has_no_text_so_nothing_is_grounded_and_no_check_runs(texts):
     fields, parsed = _invoice(vendor_name="ACME Büromöbel GmbH", total_amount="1190.00")
     checks = pipeline.verify("invoice", fields, parsed, page_texts=texts)
-    assert "grounded" not in {c.name for c in checks}
+    assert "not_grounded" not in {c.name for c in checks}
     assert all(GROUNDED not in f.evidence for f in fields.values())
 
 
