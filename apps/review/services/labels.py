@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.contrib.auth.models import User
@@ -114,6 +114,20 @@ def calibration_refit(
         )
     version = version or f"labels-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M}"
     fitted = calibration.fit(examples, version=version)
+    # what labels do not refit stays the shipped artefact's: the layouts it was fitted on
+    # (familiar_layout evidence) and the thresholds per type chosen out of fold
+    shipped = calibration.current()
+    fitted = replace(
+        fitted,
+        engine_version=shipped.engine_version,
+        layouts=shipped.layouts,
+        thresholds=shipped.thresholds,
+        target_precision=shipped.target_precision,
+        fitted_on=(
+            *shipped.fitted_on,
+            {"path": "operator labels", "documents": None, "part": f"{len(examples)} labels"},
+        ),
+    )
     if not fitted.maps:
         raise NotEnoughLabelsError(
             f"no evidence class has {calibration.MIN_EXAMPLES} labels yet: nothing to fit a map on"

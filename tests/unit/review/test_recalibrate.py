@@ -59,6 +59,10 @@ def test_recalibrate_fits_and_writes_a_versioned_artefact(tenant, operator, tmp_
     assert set(fitted.maps) == {"mrz|*|unchecked", "*|*|unchecked"}
     assert fitted.calibrate(source="mrz", name="surname", valid=None, raw_confidence=RAW_CONFIDENCE) == 0.8
     assert AuditEvent.objects.filter(action="calibration.refitted", object_id="labels-test").exists()
+    # labels refit the maps only: the layouts and per-type thresholds fitted out of fold stay
+    shipped = calibration.current()
+    assert fitted.thresholds == shipped.thresholds and set(fitted.layouts) == set(shipped.layouts)
+    assert fitted.fitted_on[-1]["path"] == "operator labels"
 
 
 def test_recalibrate_refuses_too_few_labels(tenant, operator, tmp_path, settings):
