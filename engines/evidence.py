@@ -71,6 +71,8 @@ class EvidenceRules:
     kinds: MappingProxyType[str, EvidenceKind]
     requirements: MappingProxyType[str, Requirement]
     labels: MappingProxyType[str, tuple[str, ...]]
+    # per field, the fields on whose row it stands at its label (a currency beside an amount)
+    row_labels: MappingProxyType[str, tuple[str, ...]]
 
     def requirement(self, field_name: str) -> Requirement | None:
         """The field's requirement by its kind in the field spec; None for a field outside the spec
@@ -106,6 +108,7 @@ def load(path: Path = EVIDENCE_PATH) -> EvidenceRules:
         kinds=MappingProxyType(kinds),
         requirements=MappingProxyType(requirements),
         labels=MappingProxyType(labels),
+        row_labels=MappingProxyType({k: tuple(v) for k, v in data.get("row_labels", {}).items()}),
     )
 
 
@@ -165,16 +168,11 @@ def engine_evidence(fields: Mapping[str, FieldResult], checks: Sequence[Check]) 
             kinds.append(TWO_READINGS)
         if found.source == "barcode" and "barcode_vs_front" in failed:
             kinds = [k for k in kinds if k != TWO_READINGS]
-        if name in _ROW_LABELLED and _on_a_row_of(
-            found, [fields[a] for a in _ROW_LABELLED[name] if a in fields]
-        ):
+        beside = [fields[other] for other in RULES.row_labels.get(name, ()) if other in fields]
+        if beside and _on_a_row_of(found, beside):
             kinds.append(AT_LABEL)
         out[name] = with_evidence(found, *kinds)
     return out
-
-
-# A value whose label is another field's row: a currency's sign or code printed beside an amount.
-_ROW_LABELLED: dict[str, tuple[str, ...]] = {"currency": ("total_amount", "subtotal", "tax_amount")}
 
 
 def _on_a_row_of(found: FieldResult, others: Sequence[FieldResult]) -> bool:

@@ -35,12 +35,10 @@ _DATA = tomllib.loads((Path(__file__).resolve().parent / "spec" / "plausibility.
 DATE_ORDER: tuple[tuple[str, str], ...] = tuple((a, b) for a, b in _DATA["date_order"])
 DATED_BEFORE_READING = frozenset(_DATA["dated_before_reading"])
 FUTURE_SLACK = dt.timedelta(days=int(_DATA["future_slack_days"]))
+PERSONS_ONLY = frozenset(_DATA["persons_only"])
 MINOR_UNITS: Mapping[str, int] = {code: int(units) for code, units in _DATA["minor_units"].items()}
 
 _PARTY_KINDS = frozenset({"person_name", "organisation_name"})
-# Fields naming a natural person: an organisation's name is never one (an invoice's customer may
-# be a company, a bill's or a statement's holder in a KYC file is the applicant).
-_PERSON_ONLY = frozenset({"full_name", "account_holder", "surname", "given_names"})
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 # A value whose every letter is a label's is the label itself ("INVOICE DATE."), not a name.
 _LABEL_COVER = 1.0
@@ -96,7 +94,7 @@ def party_reason(field_name: str, value: str) -> str | None:
     )
     if letters and labelled >= _LABEL_COVER * letters:
         return "a field's label"
-    if field_name in _PERSON_ONLY:
+    if field_name in PERSONS_ONLY:
         if _legal_form().search(value) or any(w.upper() in KNOWLEDGE.words("business_words") for w in words):
             return "an organisation, not a person"
         if any(w in _words("department_words") for w in words):

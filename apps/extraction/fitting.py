@@ -16,8 +16,8 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import replace
 
-from apps.extraction.calibration import Calibration, Example, TypeExample, fit
-from apps.extraction.evaluation import Sample
+from apps.extraction.calibration import Calibration, Example, fit
+from apps.extraction.evaluation import Sample, type_examples
 from apps.extraction.layouts import LayoutMemory, fingerprint, fit_layouts
 from apps.extraction.thresholds import fold_of
 from apps.extraction.validation import validate_result
@@ -69,16 +69,6 @@ def supported_examples(samples: Sequence[Sample], today: dt.date | None = None) 
                 )
             )
     return examples
-
-
-def type_examples(samples: Sequence[Sample]) -> list[TypeExample]:
-    return [
-        TypeExample(
-            s.result.document_type, s.result.document_type_confidence, s.result.document_type == s.truth_type
-        )
-        for s in samples
-        if s.result is not None
-    ]
 
 
 def fit_calibration(

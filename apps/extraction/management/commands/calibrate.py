@@ -25,8 +25,8 @@ from django.core.management.base import BaseCommand, CommandError
 import htmldocs
 from apps.extraction import calibration as calibration_maps
 from apps.extraction.calibration import Calibration
-from apps.extraction.evaluation import Sample, calibration_examples, run_engine
-from apps.extraction.fitting import fit_calibration
+from apps.extraction.evaluation import Sample, run_engine
+from apps.extraction.fitting import fit_calibration, supported_examples
 from apps.extraction.holdout import HELD_OUT_SHARE, held_out
 from apps.extraction.management.commands.evaluate import _progress
 from apps.extraction.readers import ENGINE_CHOICES, reader_for
@@ -99,7 +99,7 @@ class Command(BaseCommand):
                 part = f"all but the held-out {HELD_OUT_SHARE:.0%} (apps.extraction.holdout)"
             samples.extend(read)
             fitted_on.append({"path": str(folder), "documents": len(read), "part": part})
-        examples = calibration_examples(samples)
+        examples = supported_examples(samples)
         if not examples:
             raise CommandError("the engine returned no fields on these folders: nothing to fit")
         version = options["version_name"] or f"isotonic-{dt.datetime.now(dt.UTC):%Y%m%d-%H%M}"
