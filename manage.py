@@ -6,7 +6,9 @@ import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+    # Fail closed: production unless told otherwise; `make up`, `make demo` and the benchmarks say
+    # config.settings.dev, pytest config.settings.test.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

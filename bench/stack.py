@@ -99,10 +99,15 @@ def tiny_jpeg(seed: int, size: tuple[int, int] = (320, 240)) -> bytes:
     return buffer.getvalue()
 
 
-def _multipart(content: bytes, name: str) -> tuple[bytes, str]:
+def _multipart(content: bytes, name: str, callback_url: str = "") -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
+    callback = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="callback_url"\r\n\r\n{callback_url}\r\n'
+        if callback_url
+        else ""
+    )
     head = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        callback + f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
         "Content-Type: image/jpeg\r\n\r\n"
     ).encode()
     return head + content + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
@@ -277,8 +282,10 @@ class Stack:
             payload, status = {}, exc.code
         return payload, status, started_wall, time.perf_counter() - started
 
-    def upload(self, content: bytes, name: str) -> Upload:
-        payload, status, started, seconds = self._post("/api/v1/documents", *_multipart(content, name))
+    def upload(self, content: bytes, name: str, callback_url: str = "") -> Upload:
+        payload, status, started, seconds = self._post(
+            "/api/v1/documents", *_multipart(content, name, callback_url)
+        )
         return Upload(payload.get("id", ""), started, seconds, status)
 
     def upload_batch(self, contents: Sequence[bytes], names: Sequence[str]) -> list[Upload]:
@@ -338,7 +345,9 @@ class Stack:
 
 
 @contextlib.contextmanager
-def stack(log_dir: Path, *, log_level: str = "INFO") -> Iterator[Stack]:
+def stack(
+    log_dir: Path, *, log_level: str = "INFO", extra_env: dict[str, str] | None = None
+) -> Iterator[Stack]:
     """A tenant with an API key on the bench database, and nothing running yet; stops everything."""
     run = secrets.token_hex(3)
     queue = f"docintel-bench-{run}"
@@ -360,6 +369,7 @@ def stack(log_dir: Path, *, log_level: str = "INFO") -> Iterator[Stack]:
         "DOCINTEL_LOG_LEVEL": log_level,
         "DJANGO_DEBUG": "0",
         "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     fresh_database(env["DATABASE_URL"])

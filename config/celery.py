@@ -8,7 +8,8 @@ from typing import Any
 from celery import Celery
 from celery.signals import beat_init
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+# Fail closed: production unless told otherwise (development: DJANGO_SETTINGS_MODULE=config.settings.dev).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 
 logger = logging.getLogger(__name__)
 

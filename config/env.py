@@ -6,6 +6,7 @@ that production values never live in the repository. Each helper has a safe deve
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -56,3 +57,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
 def env_path(name: str, default: Path) -> Path:
     raw = os.environ.get(name)
     return Path(raw) if raw else default
+
+
+def env_json(name: str, default: object) -> object:
+    """A JSON value (an object, a list): structured settings such as a mapping, checked at start."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"environment variable {name} must be JSON: {exc}") from exc

@@ -2,16 +2,19 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from apps.accounts.views import LoginView
 from apps.observability.views import metrics
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("metrics", metrics, name="metrics"),
     path("api/v1/", include("apps.api.urls")),
-    path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
+    path("login/", LoginView.as_view(), name="login"),
+    path("oidc/", include("apps.accounts.urls")),  # single sign-on (answers 404 until configured)
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("apps.review.urls")),
     path("", include("apps.cases.urls")),
+    path("", include("apps.webhooks.urls")),
     path("", include("apps.ingestion.urls")),
 ]
 

@@ -15,7 +15,8 @@ Formats (``format``, or implied by ``enum`` / ``pattern``):
 ``currency``   an ISO 4217 code (``EUR``)
 ``name``       a person's or an organisation's name (free text, bounded)
 ``address``    a postal address on one line (free text, bounded)
-``code``       an identifier matching the field's ``pattern`` (a bounded regular expression)
+``code``       an identifier matching the field's ``pattern`` (a bounded regular expression, matched
+               in linear time by RE2: engines.tenant_patterns)
 ``enum``       one of the field's ``enum`` values
 ``text``       any other free text (bounded)
 
@@ -32,6 +33,7 @@ import re._parser as sre_parse  # the stdlib's own regex parser: is a pattern's 
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engines import tenant_patterns
 from engines.spec import CATALOGUE, DOCUMENT_TYPES
 
 FORMATS = ("date", "amount", "currency", "name", "address", "code", "enum", "text")
@@ -283,11 +285,12 @@ def _parse_field(name: str, prop: Any, required: bool) -> tuple[CustomField | No
 
 def _pattern_problems(pattern: str) -> list[str]:
     """A code's pattern must compile, be anchored, and match strings of bounded length (an
-    unbounded ``+`` or ``*`` lets a confused model write until its token budget)."""
+    unbounded ``+`` or ``*`` lets a confused model write until its token budget). Whether RE2 runs
+    it is asked when a type is defined: :func:`pattern_refusals`."""
     if len(pattern) > 300:
         return ["pattern is over 300 characters"]
     try:
-        parsed = sre_parse.parse(pattern)
+        parsed = sre_parse.parse(pattern)  # parsing only, for its length: nothing is matched here
     except re.error as error:
         return [f"pattern is not a regular expression ({error})"]
     problems = []
@@ -300,6 +303,18 @@ def _pattern_problems(pattern: str) -> list[str]:
             "({1,20} instead of + or *)"
         )
     return problems
+
+
+def pattern_refusals(custom: CustomSchema) -> list[str]:
+    """The code patterns RE2 cannot run, each with why: refused when a type is defined
+    (apps.doctypes). Every match of a tenant's pattern is RE2's (engines.tenant_patterns: linear
+    time, however its quantifiers nest); a type stored before this check with such a pattern is
+    still read, its field never found and its value never valid — nothing falls back to ``re``."""
+    return [
+        f"{f.name}: {why}"
+        for f in custom.fields
+        if f.pattern is not None and (why := tenant_patterns.pattern_refusal(f.pattern)) is not None
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -380,7 +395,7 @@ def value_valid(field: CustomField, value: str | None) -> bool | None:
     if field.format == "currency":
         return bool(re.fullmatch(_FORMAT_PATTERNS["currency"], value)) and _currency_known(value)
     if field.format == "code":
-        return field.pattern is not None and re.fullmatch(field.pattern, value) is not None
+        return field.pattern is not None and tenant_patterns.fullmatch(field.pattern, value)
     if field.format == "enum":
         return value in field.enum
     return len(value) <= (field.max_length or MAX_LENGTH)

@@ -47,6 +47,7 @@ class CircuitBreaker:
         self._probe_in_flight = False
         self.times_opened = 0
         self.rejected = 0
+        self.last_failure = ""  # what the last failure was (its caller's word), to say why it is open
 
     @property
     def state(self) -> CircuitState:
@@ -79,8 +80,9 @@ class CircuitBreaker:
             self._opened_at = None
             self._probe_in_flight = False
 
-    def record_failure(self) -> None:
+    def record_failure(self, cause: str = "") -> None:
         with self._lock:
+            self.last_failure = cause
             self._failures += 1
             was_probe = self._probe_in_flight
             self._probe_in_flight = False

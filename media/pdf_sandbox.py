@@ -10,6 +10,13 @@ with ``RLIMIT_AS`` and ``RLIMIT_CPU`` set before it touches the file and a wall-
 kept by the parent. Pages come back one at a time over a pipe, so the child holds one page, not
 the document. Whatever the child does, the worker survives and the document ends with a code:
 ``pdf_resource_limit`` (memory or time ran out) or ``pdf_render_crashed`` (the parser died).
+
+The fork server, and so every child, is started with a scrubbed environment
+(:data:`ENVIRONMENT_KEPT`): a parser bug that runs code in the child must not find the master key,
+the database URL or any other secret the worker was given there, in ``os.environ`` or in the
+process's own memory (the initial environment stays on its stack, ``/proc/self/environ``). The
+stdlib starts its fork server with the parent's environment and no way to pass another, so its
+start is done here (:func:`_server_ensure_running`), the stdlib's own steps with ``env=``.
 """
 
 from __future__ import annotations
@@ -21,10 +28,13 @@ import os
 import resource
 import secrets
 import signal
+import socket
+import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from multiprocessing import connection, resource_tracker, spawn, util
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -34,8 +44,34 @@ RESOURCE_LIMIT = "pdf_resource_limit"
 RENDER_CRASHED = "pdf_render_crashed"
 _PRELOAD = ["media.pdf_render"]
 
+# The only variables of the worker's environment the fork server and its children see: where
+# programs are, the locale and time zone, where temporary files go, how Python finds our modules,
+# where native libraries are, and the thread counts of the numeric libraries. No secret, no address
+# of a service.
+ENVIRONMENT_KEPT = frozenset(
+    {
+        "PATH",
+        "LANG",
+        "LANGUAGE",
+        "LC_ALL",
+        "LC_CTYPE",
+        "TZ",
+        "TMPDIR",
+        "PYTHONPATH",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED",
+        "OMP_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "OPENBLAS_CORETYPE",
+        "MKL_NUM_THREADS",
+        "MALLOC_ARENA_MAX",
+        "LD_LIBRARY_PATH",
+    }
+)
+
 _context_lock = threading.Lock()
 _context: Any = None
+_server_process: subprocess.Popen[bytes] | None = None  # kept: a collected Popen would reap the server
 
 
 @dataclass(frozen=True)
@@ -63,13 +99,70 @@ def _forget_fork_server_after_fork() -> None:
 os.register_at_fork(after_in_child=_forget_fork_server_after_fork)
 
 
+def scrubbed_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (the worker's) with only the variables of :data:`ENVIRONMENT_KEPT`."""
+    return {k: v for k, v in (os.environ if environ is None else environ).items() if k in ENVIRONMENT_KEPT}
+
+
+def _server_ensure_running() -> None:
+    """``multiprocessing.forkserver.ForkServer.ensure_running`` (Python 3.11 and 3.12), but the
+    server is started with :func:`scrubbed_environment` instead of the worker's environment."""
+    global _server_process
+    server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    with server._lock:
+        resource_tracker.ensure_running()
+        if server._forkserver_pid is not None:
+            pid, _ = os.waitpid(server._forkserver_pid, os.WNOHANG)
+            if not pid:
+                return  # still alive
+            os.close(server._forkserver_alive_fd)  # dead: start it again
+            server._forkserver_address = server._forkserver_alive_fd = server._forkserver_pid = None
+        data: dict[str, Any] = {}
+        if server._preload_modules:
+            prepared = spawn.get_preparation_data("ignore")  # type: ignore[attr-defined]
+            data = {k: v for k, v in prepared.items() if k in ("main_path", "sys_path")}
+        with socket.socket(socket.AF_UNIX) as listener:
+            address = connection.arbitrary_address("AF_UNIX")  # type: ignore[attr-defined]
+            listener.bind(address)
+            if not util.is_abstract_socket_namespace(address):  # type: ignore[attr-defined]
+                os.chmod(address, 0o600)
+            listener.listen()
+            # every client holds the write end of the "alive" pipe; the server exits at its EOF
+            alive_r, alive_w = os.pipe()
+            try:
+                command = (
+                    "from multiprocessing.forkserver import main; "
+                    f"main({listener.fileno()}, {alive_r}, {server._preload_modules!r}, **{data!r})"
+                )
+                executable = spawn.get_executable()  # type: ignore[attr-defined]
+                flags = util._args_from_interpreter_flags()  # type: ignore[attr-defined]
+                _server_process = subprocess.Popen(
+                    [executable, *flags, "-c", command],
+                    executable=executable,
+                    pass_fds=(listener.fileno(), alive_r),
+                    env=scrubbed_environment(),
+                    restore_signals=False,
+                )
+            except BaseException:
+                os.close(alive_w)
+                raise
+            finally:
+                os.close(alive_r)
+            server._forkserver_address = address
+            server._forkserver_alive_fd = alive_w
+            server._forkserver_pid = _server_process.pid
+
+
 def _forkserver() -> Any:
-    """The forkserver context, its server preloading PDFium once per worker process."""
+    """The forkserver context, its server preloading PDFium once per worker process and started
+    with a scrubbed environment (the stdlib's server object asks ``_server_ensure_running``)."""
     global _context
     with _context_lock:
         if _context is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
+            server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+            server.ensure_running = _server_ensure_running
             _context = context
         return _context
 

@@ -9,9 +9,14 @@ Two clients with one contract, the same as ``engines.pipeline.read_document``:
 Failures come back as one of two types, so callers can decide to retry without parsing text:
 
 * :class:`TritonUnavailableError` — retryable: the server is down, starting, overloaded or too
-  slow (connection refused, UNAVAILABLE, DEADLINE_EXCEEDED, a crashed model process);
+  slow (connection refused, UNAVAILABLE, DEADLINE_EXCEEDED), the model engine behind it is down
+  (``model_unavailable``), or the model failed on this document without a verdict (a crashed
+  model process). Its ``outage`` says which: an outage is waited out without spending the
+  document's attempts (apps.documents.unavailability); a failure (``kind == "failed"``) is
+  retried too, but counts, so a document that crashes the model on every attempt still ends;
 * :class:`engines.types.EngineError` — terminal: the engine's own verdict on this document
-  (``unreadable_image``, ``invalid_request``, ...), with the code and message it raised.
+  (``unreadable_image``, ``invalid_request``, the model engine refusing the request:
+  ``model_request_refused``, ...), with the code and message it raised.
 
 Every call has an explicit deadline (``timeout_s``). Retrying is the caller's business (the
 Celery task retries with backoff, below the broker's visibility timeout); each client has a
@@ -35,7 +40,7 @@ import tritonclient.grpc.aio as grpcclient_aio
 from tritonclient.utils import InferenceServerException
 
 from engines.types import EngineError, EngineResult
-from media.circuit_breaker import CircuitBreaker
+from media.circuit_breaker import CircuitBreaker, CircuitState
 
 URL_ENV = "DOCINTEL_TRITON_URL"
 DEFAULT_URL = "127.0.0.1:8101"
@@ -58,27 +63,44 @@ _RETRYABLE_STATUSES = frozenset(
         "StatusCode.ABORTED",
     }
 )
+# The Gemma 4 doc_pipeline's UNAVAILABLE answer when its model engine is down (model_repo/doc_pipeline).
+MODEL_UNAVAILABLE = "model_unavailable"
 # doc_pipeline reports per-document errors as "<error_code>: <message>".
 _ENGINE_ERROR = re.compile(r"(?P<code>[a-z][a-z0-9_]*): (?P<message>.*)", re.DOTALL)
+
+
+# The kinds that say Triton, or the model engine behind it, could not answer at all: an outage.
+OUTAGE_KINDS = frozenset({"down", "timeout", "overloaded", "circuit_open", "model_unavailable"})
 
 
 class TritonUnavailableError(Exception):
     """Triton could not answer this time; the same request may succeed later (retryable).
 
-    ``kind`` says why, for metrics and logs: ``down`` (unreachable, crashed model), ``timeout``
-    (no answer before the deadline), ``overloaded`` (Triton's queue is full) or ``circuit_open``
-    (not sent: the breaker is open)."""
+    ``kind`` says why, for metrics and logs: ``down`` (unreachable, model not loaded), ``timeout``
+    (no answer before the deadline), ``overloaded`` (Triton's queue is full), ``circuit_open``
+    (not sent: the breaker is open), ``model_unavailable`` (the model engine behind
+    ``doc_pipeline``, e.g. vLLM, is down or overloaded) or ``failed`` (Triton answered this
+    document with an error that is no verdict: a model process crashing on it).
 
-    def __init__(self, message: str, kind: str = "down") -> None:
+    ``outage``: the server (or the engine behind it) is unavailable, not this document's doing.
+    A timeout is one only while the circuit breaker is open (:func:`_judge`). ``cause``: the kind
+    of the failure behind it (for ``circuit_open``, the failures that opened the breaker: the
+    model engine's or Triton's own)."""
+
+    def __init__(self, message: str, kind: str = "down", cause: str = "") -> None:
         super().__init__(message)
         self.kind = kind
+        self.cause = cause or kind
+        self.outage = kind in OUTAGE_KINDS
 
 
 class CircuitOpenError(TritonUnavailableError):
     """Not sent: the client's circuit breaker is open after repeated failures."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(f"Triton at {url} is failing; circuit open, call not sent", kind="circuit_open")
+    def __init__(self, url: str, cause: str = "") -> None:
+        super().__init__(
+            f"Triton at {url} is failing; circuit open, call not sent", kind="circuit_open", cause=cause
+        )
 
 
 _breakers: dict[str, CircuitBreaker] = {}
@@ -105,10 +127,20 @@ def _outcome(breaker: CircuitBreaker, error: BaseException | None) -> None:
     if error is None or isinstance(error, EngineError):
         breaker.record_success()
     elif isinstance(error, TritonUnavailableError) and error.kind != "overloaded":
-        breaker.record_failure()
+        breaker.record_failure(error.kind)
     else:
         # cancelled, or "queue full": the server is up and busy, the retry's backoff is enough
         breaker.release()
+
+
+def _judge(breaker: CircuitBreaker, error: BaseException | None) -> None:
+    """Whether a call past its deadline was an outage, once the breaker has counted it: with the
+    breaker open Triton is failing the other calls too (a hung or stopped server); with it closed
+    the others are answered, so it is this document the model cannot finish in time, and the
+    document's attempts pay for it (else one slow document would be retried for the whole
+    unavailability window)."""
+    if isinstance(error, TritonUnavailableError) and error.kind == "timeout":
+        error.outage = breaker.state is not CircuitState.CLOSED
 
 
 def default_url() -> str:
@@ -168,6 +200,8 @@ def _result(response: Any) -> EngineResult:
 def _kind(status: str, message: str) -> str:
     if status == "StatusCode.RESOURCE_EXHAUSTED" or "queue size" in message or "queue full" in message:
         return "overloaded"
+    if f"{MODEL_UNAVAILABLE}:" in message:  # the Gemma 4 doc_pipeline: its model engine is down
+        return "model_unavailable"
     if status == "StatusCode.DEADLINE_EXCEEDED":
         return "timeout"
     return "down"
@@ -189,9 +223,9 @@ def _translate(error: InferenceServerException) -> Exception:
     if status == "StatusCode.INVALID_ARGUMENT":
         # Triton rejected the request before the model saw it (shapes, types): a client bug.
         return EngineError("invalid_request", message)
-    # Anything else is the infrastructure's (e.g. "Stub process is not healthy" while Triton
-    # restarts a crashed model process): worth another attempt within the caller's budget.
-    return TritonUnavailableError(f"Triton failed ({status or 'no status'}): {message}")
+    # Anything else (e.g. "Stub process is not healthy" while Triton restarts a model process that
+    # crashed, perhaps on this very document): worth another attempt within the document's budget.
+    return TritonUnavailableError(f"Triton failed ({status or 'no status'}): {message}", kind="failed")
 
 
 class TritonEngineClient:
@@ -223,7 +257,7 @@ class TritonEngineClient:
         """One document through ``doc_pipeline``; ``request_id`` shows in the server's logs."""
         inputs = _inputs(grpcclient, pages, document_type_hint, text_layer, schema_json, document_types_json)
         if not self.breaker.allow():
-            raise CircuitOpenError(self.url)
+            raise CircuitOpenError(self.url, self.breaker.last_failure)
         failure: BaseException | None = None
         try:
             response = self._client.infer(
@@ -242,6 +276,7 @@ class TritonEngineClient:
             raise
         finally:
             _outcome(self.breaker, failure)
+            _judge(self.breaker, failure)
 
     def is_ready(self) -> bool:
         """Whether the server and the model are ready (False when unreachable)."""
@@ -302,7 +337,7 @@ class AsyncTritonEngineClient:
         )
         async with self._slots:
             if not self.breaker.allow():
-                raise CircuitOpenError(self.url)
+                raise CircuitOpenError(self.url, self.breaker.last_failure)
             failure: BaseException | None = None
             try:
                 response = await self._client.infer(
@@ -321,6 +356,7 @@ class AsyncTritonEngineClient:
                 raise
             finally:
                 _outcome(self.breaker, failure)
+                _judge(self.breaker, failure)
 
     async def is_ready(self) -> bool:
         try:

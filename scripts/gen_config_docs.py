@@ -32,8 +32,9 @@ comma-separated); `config/settings/test.py`, the engine, the launchers and the s
 directly (the *where* column). Defaults are those of the code; `config.settings.test` overrides
 some for the test suite, as noted.
 
-`config.settings.prod` refuses to start without `DJANGO_SECRET_KEY`, `DATABASE_URL` and
-`DOCINTEL_MASTER_KEY`. The Gemma 4 settings are explained in [gemma4.md](gemma4.md).
+`config.settings.prod`, the default settings module, refuses to start without `DJANGO_SECRET_KEY`,
+`DATABASE_URL`, `DOCINTEL_MASTER_KEY` and `DOCINTEL_METRICS_TOKEN`; development is opt-in
+(`DJANGO_SETTINGS_MODULE=config.settings.dev`). The Gemma 4 settings are explained in [gemma4.md](gemma4.md).
 
 To add a setting: read it in the code, add an entry to `config/settings_registry.py`, and run
 `.venv/bin/python scripts/gen_config_docs.py`; `tests/unit/test_configuration_docs.py` fails until

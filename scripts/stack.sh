@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# make up / down / status: Triton, a Celery worker (with beat) and the web server, in the background.
+# make up / down / status: Triton, a Celery worker (with beat), the webhook worker and the web server,
+# in the background. Webhook deliveries have a worker of their own, as in deploy/k8s: a slow receiver
+# holds one of its threads (for DOCINTEL_WEBHOOK_TIMEOUT_S at most), never the pipeline's.
 # Idempotent: `up` starts only what is not running (so it also restarts a crashed process).
 # DOCINTEL_PIPELINE_VARIANT=gemma4 reads documents with Gemma 4: unless DOCINTEL_MODEL_URL names an
 # engine elsewhere (or DOCINTEL_MODEL_BACKEND=tensorrt_llm), vLLM on CPU is installed when missing and
@@ -8,6 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 PY="$ROOT/.venv/bin/python"
+# The local stack runs on the development settings, explicitly: the code's default is production
+# (config.settings.prod), which refuses to start without its secrets.
+export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings.dev}
 RUN="$ROOT/var/run"
 LOG="$ROOT/var/log"
 mkdir -p "$RUN" "$LOG"
@@ -64,7 +69,9 @@ case "${1:-}" in
     start triton "$PY" manage.py serve_models --http-port "$HTTP_PORT" --grpc-port "$GRPC_PORT" --metrics-port "$METRICS_PORT"
     QUEUE=${DOCINTEL_CELERY_QUEUE:-docintel}
     start worker "$PY" -m celery -A config worker -B --schedule "$RUN/celerybeat-schedule" --loglevel INFO --concurrency 2 \
-      -Q "$QUEUE,${DOCINTEL_INFER_QUEUE:-$QUEUE-infer},${DOCINTEL_WEBHOOK_QUEUE:-$QUEUE-webhooks}"
+      -Q "$QUEUE,${DOCINTEL_INFER_QUEUE:-$QUEUE-infer}"
+    start worker-webhooks "$PY" -m celery -A config worker --loglevel INFO --pool threads --concurrency 16 \
+      -n "webhooks@%h" -Q "${DOCINTEL_WEBHOOK_QUEUE:-$QUEUE-webhooks}"
     start web "$PY" manage.py runserver 127.0.0.1:8000 --noreload
     if local_engine || running vllm; then wait_http "http://127.0.0.1:$VLLM_PORT/v1/models" 300 "vLLM"; fi
     wait_http "http://127.0.0.1:$HTTP_PORT/v2/models/doc_pipeline/ready" 180 "Triton"
@@ -72,10 +79,10 @@ case "${1:-}" in
     echo "DocIntel is up: http://127.0.0.1:8000/ (Triton gRPC $DOCINTEL_TRITON_URL, pipeline $VARIANT)"
     ;;
   down)
-    for name in web worker triton vllm; do stop "$name"; done
+    for name in web worker-webhooks worker triton vllm; do stop "$name"; done
     ;;
   status)
-    for name in vllm triton worker web; do
+    for name in vllm triton worker worker-webhooks web; do
       if running "$name"; then echo "$name: running (pid $(cat "$RUN/$name.pid"))"; else echo "$name: stopped"; fi
     done
     ;;

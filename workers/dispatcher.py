@@ -24,9 +24,16 @@ its previous batch is in the database go together, in one transaction, as the ne
 
 The steps are the pipeline's own
 (``apps.documents.pipeline``), idempotent on the document's state, so a redelivered message or a
-document the reconciler re-sent is harmless. Triton being unavailable is retried with backoff
-while the message stays unacknowledged; after the last retry the message is acknowledged and the
-reconciler re-sends the document later, exactly as for the Celery task.
+document the reconciler re-sent is harmless.
+
+Outages are waited out, never a document's failure (apps.documents.unavailability). Triton or
+the model engine behind it unavailable: the call is retried with a capped, jittered backoff while
+the message stays unacknowledged; after the last retry the document's attempt is given back, its
+wait noted, and it is sent again (to the back of the queue), until the outage ends or the
+unavailability window does. The database away: the step waits for it and runs again (a begin
+gives back the attempt it had counted). A master key not loaded here yet: the document waits and
+is sent again. Only the model failing on the document itself (an error that is no verdict) counts:
+after the last retry it is left to the reconciler, which re-sends it within its attempts.
 
 Kombu is not thread-safe: one thread owns the broker connection, receives messages and performs
 the acknowledgements the event loop hands back to it. Django's ORM is synchronous: the database
@@ -40,16 +47,18 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
+import itertools
 import logging
 import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from apps.documents.steps import PipelineStep
 from apps.observability import metrics
 from apps.observability.context import (
     REQUEST_ID_HEADER,
@@ -320,6 +329,9 @@ class InferenceDispatcher:
         request_id_var.set(delivery.request_id)
         document_id_var.set(delivery.document_id)
         metrics.queue_wait_observe("infer", delivery.sent_at)
+        from apps.documents.unavailability import DATABASE_ERRORS, StepUnavailable
+
+        outage: tuple[type[Exception], ...] = (StepUnavailable, *DATABASE_ERRORS)
         ack = True
         try:
             async with self._hold:
@@ -327,9 +339,18 @@ class InferenceDispatcher:
         except asyncio.CancelledError:
             ack = False  # shutting down before it finished: back to the queue
             raise
+        except outage as exc:
+            # an outage, never the document's failure: back to the queue, to be tried again
+            logger.warning("inference stopped: %s; the message goes back to the queue", type(exc).__name__)
+            ack = False
         except Exception as exc:
             logger.exception("inference failed unexpectedly (%s)", type(exc).__name__)
-            await self._in_db(_fail_internal, document_id=delivery.document_id, exc_name=type(exc).__name__)
+            try:
+                await self._in_db(
+                    _fail_internal, document_id=delivery.document_id, exc_name=type(exc).__name__
+                )
+            except outage:
+                ack = False  # the database too: tried again, and failed then if it must be
         finally:
             self.completed += 1
             done(delivery, ack)
@@ -358,13 +379,17 @@ class InferenceDispatcher:
         from apps.documents.pipeline import StepOutcome
 
         started = time.perf_counter()
-        begun = await self._begin(document_id)
+        begun = await self._database_awaited(self._begin, document_id, document_id=document_id, counts=True)
         if isinstance(begun, StepOutcome):
+            if begun.waiting is not None:  # its master key is not loaded here: noted, sent again later
+                await asyncio.sleep(self.retry.delay_after(begun.waited_s))
+                await self._in_db(step_send, step=PipelineStep.INFER, document_id=document_id)
             return
         result = await self._call(begun)
-        if result is None:
-            return  # Triton stayed unavailable: the reconciler will send the document again
-        outcome = await self._finish((begun, result))
+        if isinstance(result, TritonUnavailableError):
+            await self._unavailable(begun, result)
+            return
+        outcome = await self._database_awaited(self._finish, (begun, result), document_id=document_id)
         elapsed = time.perf_counter() - started
         if outcome.ran:
             metrics.stage_observe("infer", elapsed)
@@ -376,7 +401,63 @@ class InferenceDispatcher:
         if outcome.next_step:
             await self._in_db(step_send, step=outcome.next_step, document_id=document_id)
 
-    async def _call(self, begun: Any) -> EngineResult | EngineError | None:
+    async def _database_awaited(
+        self, step: Callable[[Any], Awaitable[T]], item: Any, *, document_id: str, counts: bool = False
+    ) -> T:
+        """``await step(item)``, again after a backoff for as long as the database is away. A step
+        that ``counts`` an attempt (begin) and had counted it before the database went gives it
+        back first; a finish runs again on the result in hand (the attempt stands)."""
+        from apps.documents.unavailability import StepUnavailable
+
+        owed = False
+        for retry in itertools.count():
+            try:
+                if owed:
+                    await self._in_db(_give_back, document_id=document_id)
+                    owed = False
+                return await step(item)
+            except StepUnavailable as stopped:
+                owed = owed or (counts and document_id in stopped.counted)
+                delay = self.retry.delay(retry)
+                logger.warning("database unavailable; trying again in %.1f s", delay)
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable")  # itertools.count() never ends
+
+    async def _unavailable(self, begun: Any, error: TritonUnavailableError) -> None:
+        """After the last retry of a call: an outage is waited out (the attempt given back, the
+        wait noted, the document sent again); a failure of the model on this document is left to
+        the reconciler, within the document's attempts."""
+        document_id = str(begun.document.pk)
+        if not error.outage:
+            logger.error(
+                "Triton unavailable after %d retries (%s); left to the reconciler",
+                self.retry.max_retries,
+                error.kind,
+            )
+            return
+        waited = await self._database_awaited(
+            lambda document: self._in_db(_wait, document=document, error=error),
+            begun.document,
+            document_id=document_id,
+        )
+        if waited is None:
+            return  # it waited past the unavailability window (failed), or moved on meanwhile
+        logger.warning(
+            "Triton unavailable after %d retries (%s); the document waits (%.0f s so far), sent again",
+            self.retry.max_retries,
+            error.kind,
+            waited,
+        )
+        await self._in_db(step_send, step=PipelineStep.INFER, document_id=document_id)
+
+    async def _call(self, begun: Any) -> EngineResult | EngineError | TritonUnavailableError:
+        """The engine's answer, or the last unavailability after ``max_retries`` retries. The waits
+        of an outage go on from how long the document had waited already."""
+        from apps.documents.unavailability import waited_s
+
+        waited = waited_s(begun.document)
+        started_waiting = time.monotonic()
+        failure: TritonUnavailableError | None = None
         for attempt in range(self.retry.max_retries + 1):
             try:
                 started = time.perf_counter()
@@ -399,13 +480,17 @@ class InferenceDispatcher:
                 return error
             except TritonUnavailableError as error:
                 metrics.TRITON_ERRORS.labels("unavailable").inc()
+                failure = error
                 if attempt == self.retry.max_retries:
                     break
-                delay = self.retry.delay(attempt)
+                if error.outage:
+                    delay = self.retry.delay_after(waited + time.monotonic() - started_waiting)
+                else:
+                    delay = self.retry.delay(attempt)
                 logger.warning("Triton unavailable (%s); retry %d in %.1f s", error.kind, attempt + 1, delay)
                 await asyncio.sleep(delay)
-        logger.error("Triton unavailable after %d retries; left to the reconciler", self.retry.max_retries)
-        return None
+        assert failure is not None
+        return failure
 
 
 def _db_call(function: Callable[..., T], kwargs: dict[str, Any]) -> T:
@@ -419,9 +504,14 @@ def _batch_or_each(
     *, batch: Callable[[list[T]], list[Any]], each: Callable[[T], Any], items: list[T]
 ) -> list[Any]:
     """``batch(items)``; should it raise, ``each(item)`` one at a time, so that an exception
-    reaches only the document that caused it (as an exception in the result list)."""
+    reaches only the document that caused it (as an exception in the result list). A database
+    gone away is every item's, raised as it is (the callers wait for it)."""
+    from apps.documents.unavailability import StepUnavailable
+
     try:
         return batch(items)
+    except StepUnavailable:
+        raise
     except Exception:
         if len(items) == 1:
             raise
@@ -433,6 +523,27 @@ def _batch_or_each(
         except Exception as exc:
             results.append(exc)
     return results
+
+
+def _give_back(*, document_id: str) -> None:
+    """The attempt a begin counted before the database went away, given back."""
+    from apps.documents.models import DocumentStatus
+    from apps.documents.unavailability import attempts_give_back, database_needed
+
+    with database_needed():
+        attempts_give_back(document_ids=[document_id], expected=DocumentStatus.PROCESSING)
+
+
+def _wait(*, document: Any, error: TritonUnavailableError) -> float | None:
+    """The document waits on what the outage is of (its attempt given back); None when it has
+    waited past the window (now failed) or moved on."""
+    from apps.documents.models import DocumentStatus
+    from apps.documents.unavailability import database_needed, dependency_of, document_wait
+
+    with database_needed():
+        return document_wait(
+            document=document, dependency=dependency_of(error), expected=DocumentStatus.PROCESSING
+        )
 
 
 def _fail_internal(*, document_id: str, exc_name: str) -> None:

@@ -58,13 +58,18 @@ def steps_send(step: PipelineStep, document_ids: Sequence[str]) -> None:
         )
 
 
-def step_send(step: PipelineStep, document_id: str) -> None:
-    """The step's message for one document. A broker outage is logged, not raised: the document
-    is safe in the database and the reconciler will enqueue it later."""
+def step_send(step: PipelineStep, document_id: str, countdown_s: float | None = None) -> None:
+    """The step's message for one document (``countdown_s``: run no sooner than that, for a
+    document waiting out an outage; Celery workers honour it, the inference dispatcher waits
+    itself before it sends). A broker outage is logged, not raised: the document is safe in the
+    database and the reconciler will enqueue it later."""
     task_name = STEP_TASKS[step]
     try:
         # headers: when it was sent (queue wait) and the upload's request id (logs), never content
-        app.send_task(task_name, args=[document_id], headers=message_headers())
+        if countdown_s is None:
+            app.send_task(task_name, args=[document_id], headers=message_headers())
+        else:
+            app.send_task(task_name, args=[document_id], headers=message_headers(), countdown=countdown_s)
     except Exception:
         logger.warning(
             "could not enqueue %s for document %s; the reconciler will retry", task_name, document_id

@@ -5,8 +5,13 @@ from the steps being idempotent on the document's state; the next step is sent o
 previous one committed. Cheap steps that follow each other run in one task: infer stores, validates
 and decides in one transaction (a Celery hop costs more CPU than deciding does); the validate and
 decide tasks remain for a document found in EXTRACTED (the reconciler, older messages). Each step's time goes to
-``docintel_stage_seconds``. An unreachable Triton is retried with backoff; anything unexpected
-fails the document with ``internal_error`` instead of looping.
+``docintel_stage_seconds``.
+
+An outage — Triton or its model engine unavailable, the database gone, a master key this worker
+does not hold yet — is waited out (apps.documents.unavailability): the task is sent again after a
+capped, jittered backoff, the document's attempt given back (for the database, by the next run:
+``given_back``), never failed for it. Anything unexpected fails the document with
+``internal_error`` instead of looping.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from celery import Task, shared_task
+from celery.exceptions import Retry
 from django.conf import settings
 
 from apps.cases.services import cases_reconcile
@@ -33,6 +39,14 @@ from apps.documents.pipeline import (
 )
 from apps.documents.services import document_fail
 from apps.documents.steps import PipelineStep
+from apps.documents.unavailability import (
+    DATABASE_ERRORS,
+    ENGINE_DEPENDENCIES,
+    Dependency,
+    StepUnavailable,
+    attempts_give_back,
+    database_needed,
+)
 from apps.extraction.readers import reader_for
 from apps.observability import metrics
 from media.triton_client import TritonUnavailableError
@@ -52,26 +66,44 @@ from workers.steps import (
 logger = logging.getLogger(__name__)
 
 
+class Waiting(Exception):
+    """The step stopped for an outage (its attempt given back already) and is owed again after a
+    backoff that goes on from ``waited_s``."""
+
+    def __init__(self, dependency: Dependency, waited_s: float) -> None:
+        super().__init__(f"waiting: {dependency} unavailable")
+        self.dependency = dependency
+        self.waited_s = waited_s
+
+
 def _run_step(step_name: str, document_id: str, step: Callable[[], StepOutcome]) -> str:
+    """Run ``step``; send the next one or run it here. Raises :class:`Waiting` or
+    :class:`StepUnavailable` when an outage stopped it (the caller sends it again later), and
+    ``TritonUnavailableError`` for a model failing on the document (retried within its attempts)."""
     started = time.perf_counter()
     try:
         outcome = step()
-    except TritonUnavailableError:
+    except (TritonUnavailableError, StepUnavailable):
         raise
+    except DATABASE_ERRORS as exc:  # the database went away in a step that counts no attempt
+        raise StepUnavailable(Dependency.DATABASE) from exc
     except Document.DoesNotExist:
         logger.warning("%s: document %s does not exist", step_name, document_id)
         return "missing"
     except Exception as exc:
         # Log the type only: exception texts can quote document content.
         logger.exception("%s failed for document %s (%s)", step_name, document_id, type(exc).__name__)
-        document = Document.objects.filter(pk=document_id).first()
-        if document is not None:
-            document_fail(
-                document=document,
-                code=error_codes.INTERNAL_ERROR,
-                message=f"{step_name} failed unexpectedly ({type(exc).__name__})",
-            )
+        with database_needed():
+            document = Document.objects.filter(pk=document_id).first()
+            if document is not None:
+                document_fail(
+                    document=document,
+                    code=error_codes.INTERNAL_ERROR,
+                    message=f"{step_name} failed unexpectedly ({type(exc).__name__})",
+                )
         return "failed"
+    if outcome.waiting is not None:
+        raise Waiting(outcome.waiting, outcome.waited_s)
     if outcome.ran:
         metrics.stage_observe(step_name, time.perf_counter() - started)
     if outcome.next_step == PipelineStep.DECIDE:
@@ -81,51 +113,139 @@ def _run_step(step_name: str, document_id: str, step: Callable[[], StepOutcome])
     return "done" if outcome.ran else "skipped"
 
 
-@shared_task(name=PREPARE_TASK)
-def prepare(document_id: str) -> str:
-    return _run_step("prepare", document_id, lambda: document_prepare(document_id=document_id))
+def _backoff() -> RetryPolicy:
+    """The waits of a document whose step met an outage (the dispatcher's policy too)."""
+    return RetryPolicy(
+        max_retries=settings.DOCINTEL_TRITON_RETRIES,
+        base_s=settings.DOCINTEL_TRITON_RETRY_BASE_S,
+        max_s=settings.DOCINTEL_TRITON_RETRY_MAX_S,
+    )
 
 
-@shared_task(name=PREPARE_BATCH_TASK)
-def prepare_batch(document_ids: list[str]) -> str:
+def _again(task: Task, stopped: Waiting | StepUnavailable, *, args: Sequence[object] | None = None) -> Retry:
+    """The task sent again after the backoff, for an outage. A database that went away is retried
+    on the task's own run of retries (the next run gives back the attempts counted before it
+    went: ``given_back``); any other outage goes on from how long the document has waited."""
+    policy = _backoff()
+    given_back: list[str] = []
+    if isinstance(stopped, StepUnavailable):
+        countdown = policy.delay(task.request.retries)
+        given_back = list(stopped.counted)
+        dependency = stopped.dependency
+    else:
+        countdown = policy.delay_after(stopped.waited_s)
+        dependency = stopped.dependency
+    if dependency in ENGINE_DEPENDENCIES:
+        metrics.TRITON_ERRORS.labels("unavailable").inc()
+    logger.warning("%s unavailable; %s sent again in %.1f s", dependency, task.name, countdown)
+    return task.retry(
+        args=tuple(args) if args is not None else None,
+        kwargs={"given_back": given_back},
+        countdown=countdown,
+        max_retries=None,
+    )
+
+
+def _task_step(
+    task: Task,
+    step_name: str,
+    document_id: str,
+    step: Callable[[], StepOutcome],
+    *,
+    expected: str = "",
+    given_back: Sequence[str] = (),
+) -> str:
+    """:func:`_run_step` in a task that is sent again when an outage stops it. ``given_back``:
+    the attempts the previous run counted before the database went, given back first (documents
+    still in ``expected`` state)."""
+    try:
+        if given_back:
+            with database_needed(counted=given_back):
+                attempts_give_back(document_ids=given_back, expected=expected)
+        return _run_step(step_name, document_id, step)
+    except (Waiting, StepUnavailable) as stopped:
+        raise _again(task, stopped) from None
+
+
+@shared_task(name=PREPARE_TASK, bind=True, max_retries=None)
+def prepare(self: Task, document_id: str, given_back: Sequence[str] = ()) -> str:
+    return _task_step(
+        self,
+        "prepare",
+        document_id,
+        lambda: document_prepare(document_id=document_id),
+        expected=DocumentStatus.QUEUED,
+        given_back=given_back,
+    )
+
+
+@shared_task(name=PREPARE_BATCH_TASK, bind=True, max_retries=None)
+def prepare_batch(self: Task, document_ids: list[str], given_back: Sequence[str] = ()) -> str:
     """Prepare the documents of one upload batch together (apps.documents.pipeline.documents_prepare):
     one Celery message and one transaction for many small files.
 
     A document with an attempt behind it may be the one that crashed the worker last time (the
     message came back because the worker died): each such document gets a message of its own, so
     a poison file can only spend its own attempts, never its batch-mates'. Anything else that goes
-    wrong in the batch is retried one document at a time, as separate steps."""
-    retried = {
-        str(pk)
-        for pk in Document.objects.filter(pk__in=document_ids, attempt_count__gt=0).values_list(
-            "pk", flat=True
-        )
-    }
+    wrong in the batch is retried one document at a time, as separate steps; a database that went
+    away, for the batch as a whole, later; a document waiting for its key, on its own, later."""
+    try:
+        with database_needed(counted=given_back):
+            attempts_give_back(document_ids=given_back, expected=DocumentStatus.QUEUED)
+            retried = {
+                str(pk)
+                for pk in Document.objects.filter(pk__in=document_ids, attempt_count__gt=0).values_list(
+                    "pk", flat=True
+                )
+            }
+    except StepUnavailable as stopped:
+        raise _again(self, stopped) from None
     for document_id in retried:
         step_send(PipelineStep.PREPARE, document_id)
     together = [d for d in document_ids if d not in retried]
     started = time.perf_counter()
     try:
         outcomes = documents_prepare(document_ids=together)
+    except StepUnavailable as stopped:
+        raise _again(self, stopped, args=[together]) from None
     except Exception as exc:
         logger.warning("a prepare batch of %d failed (%s); one by one", len(together), type(exc).__name__)
-        # a part stored before the failure is past prepare: its infer messages were not sent yet
-        stored = Document.objects.filter(pk__in=together, status=DocumentStatus.PROCESSING)
-        for stored_id in stored.values_list("pk", flat=True):
-            step_send(PipelineStep.INFER, str(stored_id))
-        for document_id in together:
-            _run_step("prepare", document_id, functools.partial(document_prepare, document_id=document_id))
-        return "one by one"
+        return _prepare_one_by_one(self, together)
     elapsed = (time.perf_counter() - started) / max(1, len(together))
     for outcome in outcomes:
         if outcome.ran:
             metrics.stage_observe("prepare", elapsed)
+    policy = _backoff()
+    for document_id, outcome in zip(together, outcomes, strict=True):
+        if outcome.waiting is not None:  # its key: on its own, later
+            step_send(PipelineStep.PREPARE, document_id, countdown_s=policy.delay_after(outcome.waited_s))
     # the documents prepared together go on together: one inference message for them all
     steps_send(
         PipelineStep.INFER,
         [d for d, o in zip(together, outcomes, strict=True) if o.next_step == PipelineStep.INFER],
     )
     return f"{sum(o.ran for o in outcomes)} of {len(document_ids)} prepared"
+
+
+def _prepare_one_by_one(task: Task, document_ids: list[str]) -> str:
+    """After a batch failed: each document prepared on its own, so only the one at fault fails."""
+    try:
+        with database_needed():
+            # a part stored before the failure is past prepare: its infer messages were not sent yet
+            stored = Document.objects.filter(pk__in=document_ids, status=DocumentStatus.PROCESSING)
+            for stored_id in stored.values_list("pk", flat=True):
+                step_send(PipelineStep.INFER, str(stored_id))
+        for document_id in document_ids:
+            try:
+                _run_step(
+                    "prepare", document_id, functools.partial(document_prepare, document_id=document_id)
+                )
+            except Waiting as waiting:
+                countdown = _backoff().delay_after(waiting.waited_s)
+                step_send(PipelineStep.PREPARE, document_id, countdown_s=countdown)
+    except StepUnavailable as stopped:
+        raise _again(task, stopped, args=[document_ids]) from None
+    return "one by one"
 
 
 @shared_task(name=INFER_BATCH_TASK)
@@ -139,47 +259,45 @@ def infer_batch(document_ids: list[str]) -> str:
     return f"{len(document_ids)} sent on"
 
 
-def _infer_retry_policy() -> RetryPolicy:
-    return RetryPolicy(
-        max_retries=settings.DOCINTEL_TRITON_RETRIES,
-        base_s=settings.DOCINTEL_TRITON_RETRY_BASE_S,
-        max_s=settings.DOCINTEL_TRITON_RETRY_MAX_S,
-    )
-
-
 @shared_task(name=INFER_TASK, bind=True, max_retries=None)
-def infer(self: Task, document_id: str) -> str:
+def infer(self: Task, document_id: str, given_back: Sequence[str] = ()) -> str:
     """One blocking engine call: fine for a development worker; at scale the inference queue
     belongs to ``manage.py dispatch_inference``, which keeps many calls in flight.
 
-    An unavailable Triton (or a model engine behind it that is down) is retried on the dispatcher's
-    policy — waits of at least half of ``base x 2ⁿ`` — so the document waits out an outage of
-    minutes, even when the circuit breaker answers every call at once; past the last retry it is
-    left in ``processing`` for the reconciler, never failed."""
+    An outage of Triton or of the model engine behind it is waited out on the dispatcher's
+    policy, for as long as ``DOCINTEL_UNAVAILABLE_WINDOW_S`` (the document's attempt given back
+    each time). The model failing on this very document (an error that is no verdict) is retried
+    too, ``DOCINTEL_TRITON_RETRIES`` times, each run spending an attempt; past the last it is left
+    in ``processing`` for the reconciler, never failed here."""
     reader = reader_for(settings.DOCINTEL_ENGINE)
     try:
         with metrics.triton_call():
-            return _run_step(
-                "infer", document_id, lambda: document_infer(document_id=document_id, reader=reader)
+            return _task_step(
+                self,
+                "infer",
+                document_id,
+                lambda: document_infer(document_id=document_id, reader=reader),
+                expected=DocumentStatus.PROCESSING,
+                given_back=given_back,
             )
     except TritonUnavailableError as exc:
         metrics.TRITON_ERRORS.labels("unavailable").inc()
-        policy = _infer_retry_policy()
+        policy = _backoff()
         if self.request.retries >= policy.max_retries:
-            logger.error("Triton unavailable after %d retries; document %s left to the reconciler",
-                         policy.max_retries, document_id)  # fmt: skip
+            logger.error("the model failed document %s %d times; left to the reconciler",
+                         document_id, policy.max_retries)  # fmt: skip
             return "left to the reconciler"
-        raise self.retry(exc=exc, countdown=policy.delay(self.request.retries)) from None
+        raise self.retry(exc=exc, countdown=policy.delay(self.request.retries), kwargs={}) from None
 
 
-@shared_task(name=VALIDATE_TASK)
-def validate(document_id: str) -> str:
-    return _run_step("validate", document_id, lambda: document_validate(document_id=document_id))
+@shared_task(name=VALIDATE_TASK, bind=True, max_retries=None)
+def validate(self: Task, document_id: str, given_back: Sequence[str] = ()) -> str:
+    return _task_step(self, "validate", document_id, lambda: document_validate(document_id=document_id))
 
 
-@shared_task(name=DECIDE_TASK)
-def decide(document_id: str) -> str:
-    return _run_step("decide", document_id, lambda: document_decide(document_id=document_id))
+@shared_task(name=DECIDE_TASK, bind=True, max_retries=None)
+def decide(self: Task, document_id: str, given_back: Sequence[str] = ()) -> str:
+    return _task_step(self, "decide", document_id, lambda: document_decide(document_id=document_id))
 
 
 @shared_task(name="workers.tasks.reconcile")

@@ -1,12 +1,18 @@
-"""OpenAPI pieces drf-spectacular cannot infer: the Api-Key scheme and the error body."""
+"""OpenAPI pieces drf-spectacular cannot infer: the Api-Key scheme, the error body, and who may
+call each operation (``apps.api.permissions.ACCESS``)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+
+from apps.api.permissions import access_for
+from apps.tenants.models import ApiScope
 
 
 class ApiKeySchemeExtension(OpenApiAuthenticationExtension):
@@ -18,7 +24,11 @@ class ApiKeySchemeExtension(OpenApiAuthenticationExtension):
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": "`Api-Key <key>`; make a key with `manage.py create_api_key --tenant NAME`.",
+            "description": "`Api-Key <key>`; make a key with `manage.py create_api_key --tenant NAME "
+            "[--scopes ...]`. A key may call the operations its scopes allow (each operation's "
+            "`x-docintel-scope`): "
+            + "; ".join(f"`{scope.value}`: {scope.label}" for scope in ApiScope)
+            + ".",
         }
 
 
@@ -47,7 +57,8 @@ class ErrorSerializer(serializers.Serializer):
 _DESCRIPTIONS = {
     400: "invalid request (`invalid_request`, `invalid_idempotency_key`, ...)",
     401: "no or invalid credentials",
-    403: "the credentials act for no tenant",
+    403: "the credentials act for no tenant, or lack the role or scope the operation needs "
+    "(`insufficient_role`, `insufficient_scope`)",
     404: "no such resource (or another tenant's)",
     405: "method not allowed",
     409: "a request with this Idempotency-Key is still being processed",
@@ -64,3 +75,37 @@ def errors(*statuses: int) -> dict[int, OpenApiResponse]:
         s: OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[s])
         for s in sorted({*COMMON, *statuses})
     }
+
+
+@cache
+def _url_names() -> dict[type, str]:
+    """Each API view class with its URL's name (``api:documents``), from the URLconf."""
+    from apps.api import urls  # here: the views import this module
+
+    return {
+        pattern.callback.cls: f"{urls.app_name}:{pattern.name}"  # type: ignore[union-attr]
+        for pattern in urls.urlpatterns
+        if hasattr(pattern.callback, "cls")  # type: ignore[union-attr]
+    }
+
+
+class AccessAutoSchema(AutoSchema):
+    """Each operation states who may call it, from ``ACCESS``: ``x-docintel-role`` (the least role
+    of a logged-in member) and ``x-docintel-scope`` (an API key's scope), and says so in words."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        access = access_for(_url_names().get(type(self.view), ""), self.method)
+        if access is None:
+            return operation  # refused at runtime; tests/unit/api/test_access_table.py fails first
+        operation["x-docintel-role"] = access.role
+        operation["x-docintel-scope"] = access.scope
+        needs = (
+            f"**Access:** an API key with the scope `{access.scope}`, or a member of the tenant with "
+            f"the role `{access.role}` or above."
+        )
+        description = operation.get("description", "")
+        operation["description"] = f"{description}\n\n{needs}" if description else needs
+        return operation

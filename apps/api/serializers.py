@@ -105,6 +105,13 @@ class DocumentAccepted(serializers.Serializer):
     duplicate = serializers.BooleanField(help_text="the same bytes were already a document: this is it")
 
 
+class DocumentReprocessed(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=DocumentStatus.values, help_text="`queued`: on its way again")
+    url = serializers.URLField(help_text="GET it for the §3.1 result")
+    reprocess_count = serializers.IntegerField(help_text="times the document was processed again")
+
+
 class FieldResult(serializers.Serializer):
     value = serializers.CharField(allow_null=True)
     confidence = serializers.FloatField(allow_null=True, min_value=0, max_value=1)
@@ -144,6 +151,11 @@ class ResubmissionInfo(serializers.Serializer):
     message = serializers.CharField(help_text="what to tell the applicant")
 
 
+class WaitingInfo(serializers.Serializer):
+    on = serializers.ChoiceField(choices=("triton", "model_engine", "database", "key_not_loaded"))
+    since = serializers.DateTimeField()
+
+
 class DocumentResult(serializers.Serializer):
     """ARCHITECTURE §3.1."""
 
@@ -165,6 +177,11 @@ class DocumentResult(serializers.Serializer):
     )
     document_type_version = serializers.IntegerField(
         required=False, help_text="a tenant's own type: the version of its schema the document was read with"
+    )
+    waiting = WaitingInfo(
+        required=False,
+        help_text="only while the document waits out an outage (it is still processing, never failed "
+        "for it): what is unavailable and since when",
     )
 
 

@@ -55,7 +55,14 @@ def refusal_status(code: str) -> int:
 
 
 def _callbacks(documents: list[UploadedDocument], callback_url: str) -> None:
+    """``callback_url`` for each document, once: a batch may hold the same bytes twice (a new
+    document, then a duplicate of it). Called once the documents' rows are inserted: attaching
+    to an existing document locks its row, which a batch inserts only at its end."""
+    seen: set[object] = set()
     for uploaded in documents:
+        if uploaded.document.pk in seen:
+            continue
+        seen.add(uploaded.document.pk)
         if uploaded.created:
             document_callback_set(document=uploaded.document, url=callback_url)
         else:
@@ -159,6 +166,7 @@ def _batch_store(
     not a zip, whose members are known only once unpacked): one duplicate lookup and one INSERT
     for all the new documents, listed there."""
     submission = BatchSubmission(batch=None)
+    uploaded: list[UploadedDocument] = []
     with transaction.atomic(), audit_batch():
         known = (
             None
@@ -175,8 +183,7 @@ def _batch_store(
                 known=known,
                 deferred=inserted,
             )
-            if callback_url:
-                _callbacks(outcome.documents, callback_url)
+            uploaded.extend(outcome.documents)
             if outcome.documents and submission.batch is None:
                 submission.batch = batch_open(tenant=tenant, source=BatchSource.API)
                 if submission.refused:  # files refused before the batch existed
@@ -190,4 +197,6 @@ def _batch_store(
         if inserted:
             Document.objects.bulk_create(inserted)  # the rows above point at them: FKs check at commit
         BatchDocument.objects.bulk_create(submission.items)
+        if callback_url:
+            _callbacks(uploaded, callback_url)
     return submission

@@ -5,6 +5,7 @@ from apps.api import views
 from apps.api.docs import SwaggerUiView
 from apps.cases import apis as cases
 from apps.doctypes import apis as doctypes
+from apps.webhooks import apis as webhooks
 
 app_name = "api"
 
@@ -13,6 +14,11 @@ urlpatterns = [
     path("documents/<uuid:document_id>", views.DocumentApi.as_view(), name="document"),
     path(
         "documents/<uuid:document_id>/original", views.DocumentOriginalApi.as_view(), name="document_original"
+    ),
+    path(
+        "documents/<uuid:document_id>/reprocess",
+        views.DocumentReprocessApi.as_view(),
+        name="document_reprocess",
     ),
     path(
         "documents/<uuid:document_id>/pages/<int:number>",
@@ -32,6 +38,12 @@ urlpatterns = [
     path("cases/<uuid:case_id>/documents", cases.CaseDocumentsApi.as_view(), name="case_documents"),
     path("document-types", doctypes.DocumentTypesApi.as_view(), name="document_types"),
     path("document-types/<str:name>", doctypes.DocumentTypeApi.as_view(), name="document_type"),
+    path("webhooks/dead-letters", webhooks.DeadLettersApi.as_view(), name="webhook_dead_letters"),
+    path(
+        "webhooks/dead-letters/redrive",
+        webhooks.DeadLettersRedriveApi.as_view(),
+        name="webhook_dead_letters_redrive",
+    ),
     path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
     path("docs", SwaggerUiView.as_view(url_name="api:schema", throttle_classes=[]), name="docs"),
 ]

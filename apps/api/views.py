@@ -36,7 +36,7 @@ from apps.api.idempotency import (
     idempotency_release,
     request_fingerprint,
 )
-from apps.api.schema import errors
+from apps.api.schema import ErrorSerializer, errors
 from apps.api.selectors import document_get_for_tenant, documents_filtered_for_tenant
 from apps.api.services import SubmittedFile, batch_submit, document_submit, refusal_status
 from apps.api.signed_urls import SignedUrlAuthentication, signed_url_make
@@ -48,6 +48,7 @@ from apps.documents import blobs
 from apps.documents.filetypes import SUPPORTED_MIME_TYPES
 from apps.documents.images import page_image_type
 from apps.documents.models import Document
+from apps.documents.reprocess import NotReprocessableError, ReprocessVia, document_reprocess
 from apps.documents.selectors import document_page_image, document_result_get
 from apps.tenants.models import Tenant
 
@@ -321,6 +322,47 @@ class DocumentPageApi(GenericAPIView):
         response["Content-Disposition"] = content_disposition_header(True, f"page-{number}.{extension}")
         response["Cache-Control"] = PRIVATE
         return response
+
+
+class DocumentReprocessApi(GenericAPIView):
+    """Who may: ``apps.api.permissions.ACCESS`` (an operator or above; a key with ``reviews:write``)."""
+
+    @extend_schema(
+        operation_id="documents_reprocess",
+        summary="Process a failed document again, from the start of the pipeline",
+        description=(
+            "Clears the failed run (its error, pages and readings; the audit trail keeps the "
+            "failure) and queues the document as an upload would: its result follows at `url` (and "
+            "at its `callback_url`). Audited with who asked. Uploading the same bytes again does "
+            "the same."
+        ),
+        request=None,
+        responses={
+            202: OpenApiResponse(s.DocumentReprocessed, description="queued again"),
+            **errors(),
+            409: OpenApiResponse(
+                ErrorSerializer, description="the document is not failed (`not_reprocessable`)"
+            ),
+        },
+    )
+    def post(self, request: Request, document_id: Any) -> Response:
+        document = _document_or_404(tenant_of(request), document_id)
+        user = request.user if request.user.is_authenticated else None
+        try:
+            document = document_reprocess(
+                document=document,
+                actor=user,  # type: ignore[arg-type]
+                via=ReprocessVia.API,
+            )
+        except NotReprocessableError as exc:
+            raise ApiError(409, exc.code, str(exc)) from exc
+        body = {
+            "id": str(document.pk),
+            "status": document.status,
+            "url": _url(request, "api:document", document_id=document.pk),
+            "reprocess_count": document.reprocess_count,
+        }
+        return Response(body, status=202)
 
 
 # --- batches ------------------------------------------------------------------------------------

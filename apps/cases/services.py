@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from apps.audit.services import audit_record
+from apps.audit.services import audit_batch, audit_record
 from apps.cases import fingerprints
 from apps.cases.checks import checks_run
 from apps.cases.checks.types import CaseFacts
@@ -35,7 +35,13 @@ from apps.cases.models import (
     CaseTaskOutcome,
     CaseTaskStatus,
 )
-from apps.cases.packets.uploads import StoredUpload, packet_record, upload_store
+from apps.cases.packets.uploads import (
+    PreparedUpload,
+    StoredUpload,
+    packet_record,
+    upload_prepare,
+    upload_store,
+)
 from apps.cases.policy import CaseDecision, case_decision
 from apps.cases.selectors import (
     case_blocklisted,
@@ -47,7 +53,7 @@ from apps.cases.selectors import (
     cases_of_documents,
 )
 from apps.documents.models import Document
-from apps.documents.services import documents_prepared_together, upload_validate
+from apps.documents.services import documents_prepared_together
 from apps.documents.state import IN_FLIGHT
 from apps.tenants.models import Tenant
 from apps.webhooks.services import webhook_case_event
@@ -107,13 +113,16 @@ def _documents_link(case: Case, documents: Sequence[Document]) -> list[Document]
     return added
 
 
-def _uploads_store(tenant: Tenant, files: Sequence[SubmittedFile]) -> list[StoredUpload]:
-    """Each file as a document (the same bytes again: the existing one), or as the documents of a
-    packet (``apps.cases.packets``); ``UploadRejectedError`` for a file that cannot be one, found
-    before any file is stored, so nothing of the request is."""
-    for submitted in files:
-        upload_validate(submitted.content)
-    return [upload_store(tenant=tenant, content=f.content, original_name=f.name) for f in files]
+def _uploads_prepare(tenant: Tenant, files: Sequence[SubmittedFile]) -> list[PreparedUpload]:
+    """Each file checked and, for a packet, cut (``apps.cases.packets``): the slow part — PDF
+    sandbox, rendering, OCR — done before the transaction, so no lock waits on it.
+    ``UploadRejectedError`` for a file that cannot be a document, before anything is stored."""
+    return [upload_prepare(tenant=tenant, content=f.content, original_name=f.name) for f in files]
+
+
+def _uploads_store(tenant: Tenant, prepared: Sequence[PreparedUpload]) -> list[StoredUpload]:
+    """Each prepared file as its documents (the same bytes again: the existing one): writes only."""
+    return [upload_store(tenant=tenant, prepared=p) for p in prepared]
 
 
 def _packets_record(case: Case, stored: Sequence[StoredUpload]) -> list[Document]:
@@ -135,10 +144,13 @@ def case_create(
     case_date: dt.date | None = None,
 ) -> Case:
     """A new case for one applicant, with existing documents and uploaded files; evaluated at once
-    when all of them are already read."""
+    when all of them are already read. The files are checked and cut first, then one short
+    transaction writes everything, its audit events appended together at its end (the chain's
+    lock held from there to the commit only)."""
     kept = {k: str(v) for k, v in (declared or {}).items() if k in DECLARED_FIELDS and v}
-    with documents_prepared_together(), transaction.atomic():
-        uploaded = _uploads_store(tenant, files)
+    prepared = _uploads_prepare(tenant, files)
+    with documents_prepared_together(), transaction.atomic(), audit_batch():
+        uploaded = _uploads_store(tenant, prepared)
         case = Case.objects.create(
             tenant=tenant,
             external_reference=external_reference,
@@ -159,12 +171,16 @@ def case_documents_add(
     *, case: Case, documents: Sequence[Document] = (), files: Sequence[SubmittedFile] = ()
 ) -> Case:
     """More documents for an open case (or one waiting for review or resubmission, which opens
-    again); ``CaseClosedError`` for an approved or rejected one."""
-    with documents_prepared_together(), transaction.atomic():
+    again); ``CaseClosedError`` for an approved or rejected one. As :func:`case_create`: files
+    checked and cut first, then one short transaction of writes."""
+    if case.status in CLOSED:  # before the files' slow checks; asked again under the case's lock
+        raise CaseClosedError(f"case {case.pk} is {case.status}")
+    prepared = _uploads_prepare(case.tenant, files)
+    with documents_prepared_together(), transaction.atomic(), audit_batch():
         locked = Case.objects.select_for_update(of=("self",)).select_related("tenant").get(pk=case.pk)
         if locked.status in CLOSED:
             raise CaseClosedError(f"case {locked.pk} is {locked.status}")
-        uploaded = _uploads_store(locked.tenant, files)
+        uploaded = _uploads_store(locked.tenant, prepared)
         added = _documents_link(locked, [*documents, *_packets_record(locked, uploaded)])
         if added:
             audit_record(
@@ -351,26 +367,3 @@ def _decided(case: Case, decision: CaseDecision, actor: User | None = None, task
         body = json.dumps(case_result_get(case=case), ensure_ascii=False, separators=(",", ":"))
         webhook_case_event(case_id=case.pk, tenant_id=case.tenant_id, url=case.callback_url, body=body)
     logger.info("case %s decided: %s by %s", case.pk, decision.outcome, decision.rule)
-
-
-def cases_declared_forget(
-    *, case_ids: Sequence[uuid.UUID | str], reason: str, actor: User | None = None
-) -> int:
-    """Clear what the applicants declared on these cases (a person's erasure, or retention); the
-    checks, decision and documents' links stay. Audited by case id and reason, no values."""
-    forgotten = 0
-    for case in Case.objects.filter(pk__in=list(case_ids)).exclude(declared={}).select_related("tenant"):
-        case.declared = {}
-        case.save(update_fields=["declared", "updated_at"])
-        audit_record(
-            tenant=case.tenant, actor=actor, action="case.declared_erased", object_type="case",
-            object_id=str(case.pk), data={"reason": reason},
-        )  # fmt: skip
-        forgotten += 1
-    return forgotten
-
-
-def cases_forget_expired(*, tenant: Tenant, cutoff: dt.datetime) -> int:
-    """Retention: the declared data of the tenant's cases opened before ``cutoff``."""
-    old = Case.objects.filter(tenant=tenant, created_at__lt=cutoff).exclude(declared={})
-    return cases_declared_forget(case_ids=list(old.values_list("pk", flat=True)), reason="retention")

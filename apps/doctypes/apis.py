@@ -117,7 +117,9 @@ class DocumentTypesApi(GenericAPIView):
             "The schema is checked before it is saved: a flat object of string fields, each with a "
             "title, a description and a format (date, amount, currency, name, address, code with a "
             "bounded pattern, enum, text), no references, bounded lengths; the name must not be a "
-            "built-in type. Refusals are 400 `invalid_document_type` with every problem in `errors`. "
+            "built-in type. Patterns are matched in linear time (RE2): lookaround, backreferences "
+            "and atomic groups are refused. "
+            "Refusals are 400 `invalid_document_type` with every problem in `errors`. "
             "The same schema again answers 200 with the version it already is."
         ),
         request=DocumentTypeInput,

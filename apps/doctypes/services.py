@@ -16,7 +16,14 @@ from apps.doctypes.models import DocumentType, DocumentTypeReading, DocumentType
 from apps.doctypes.selectors import document_type_latest
 from apps.documents.models import Document
 from apps.tenants.models import Tenant
-from engines.custom_types import MAX_DESCRIPTION, CustomSchema, SchemaInvalid, check_type_name, parse_schema
+from engines.custom_types import (
+    MAX_DESCRIPTION,
+    CustomSchema,
+    SchemaInvalid,
+    check_type_name,
+    parse_schema,
+    pattern_refusals,
+)
 from engines.spec import DOCUMENT_TYPES
 
 
@@ -27,7 +34,8 @@ class Definition:
 
 
 def document_type_check(*, name: Any, description: Any, schema: Any) -> CustomSchema:
-    """The schema's fields, or ``DocumentTypeInvalidError`` with every problem (nothing saved)."""
+    """The schema's fields, or ``DocumentTypeInvalidError`` with every problem (nothing saved):
+    the schema subset (engines.custom_types), and code patterns the linear-time matcher (RE2) runs."""
     problems: dict[str, list[str]] = {}
     if name_problems := check_type_name(name):
         problems["name"] = name_problems
@@ -37,6 +45,9 @@ def document_type_check(*, name: Any, description: Any, schema: Any) -> CustomSc
         custom = parse_schema(schema)
     except SchemaInvalid as error:
         problems["schema"] = error.problems
+    else:
+        if refused := pattern_refusals(custom):
+            problems["schema"] = refused
     if problems:
         raise DocumentTypeInvalidError(problems)
     return custom

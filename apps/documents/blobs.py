@@ -55,6 +55,10 @@ def blob_write(*, document: Document, name: str, plaintext: bytes) -> str:
 
 
 def blob_read(*, document: Document, name: str) -> bytes:
+    """The plaintext of the document's blob. ``BlobMissingError`` when it is not stored;
+    ``crypto.KeyNotLoadedError`` when its data key is wrapped under a master key this process does
+    not hold (yet: an outage the document waits out); ``crypto.DecryptionError`` when it does not
+    open under the keys it names."""
     if not default_storage.exists(name):
         raise BlobMissingError(f"blob for document {document.pk} is missing")
     with default_storage.open(name, "rb") as handle:

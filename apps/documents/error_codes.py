@@ -17,4 +17,7 @@ PDF_RENDER_CRASHED = "pdf_render_crashed"  # the renderer died on the file (medi
 BLOB_MISSING = "blob_missing"
 INFERENCE_FAILED = "inference_failed"
 MAX_ATTEMPTS_EXCEEDED = "max_attempts_exceeded"
+# waited on an outage (Triton, the model engine, a master key not loaded) longer than
+# DOCINTEL_UNAVAILABLE_WINDOW_S: apps.documents.unavailability
+UNAVAILABLE_TIMEOUT = "unavailable_timeout"
 INTERNAL_ERROR = "internal_error"

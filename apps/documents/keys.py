@@ -1,4 +1,5 @@
-"""Master key rotation: re-wrap every document's data key under the current master key.
+"""Master key rotation: re-wrap every document's data key, and re-seal every tenant's webhook
+secret (``apps.tenants.webhook_secrets``), under the current master key.
 
 Blobs are encrypted under per-document data keys and never touched here: rotating the master key
 re-encrypts 32-byte keys in the database, not gigabytes of storage. The procedure is
@@ -19,6 +20,7 @@ from django.db import transaction
 from apps.audit.services import audit_record
 from apps.documents import blobs, crypto
 from apps.documents.models import Document
+from apps.tenants.webhook_secrets import webhook_secrets_reseal
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +30,8 @@ class RewrapReport:
     checked: int = 0
     rewrapped: int = 0
     unreadable: list[str] = field(default_factory=list)  # document ids no configured key unwraps
+    webhook_secrets_resealed: int = 0
+    unreadable_webhook_secrets: list[str] = field(default_factory=list)  # tenant ids
 
 
 def documents_rewrap_keys(*, dry_run: bool = False, batch_size: int = 500) -> RewrapReport:
@@ -62,6 +66,9 @@ def documents_rewrap_keys(*, dry_run: bool = False, batch_size: int = 500) -> Re
                 if not dry_run:
                     document.wrapped_key = crypto.wrap_key(keys[0], data_key, document_id=str(document.pk))
                     document.save(update_fields=["wrapped_key"])
+    secrets = webhook_secrets_reseal(dry_run=dry_run)
+    report.webhook_secrets_resealed = secrets.resealed
+    report.unreadable_webhook_secrets = secrets.unreadable
     if not dry_run:
         audit_record(
             tenant=None,
@@ -73,6 +80,8 @@ def documents_rewrap_keys(*, dry_run: bool = False, batch_size: int = 500) -> Re
                 "checked": report.checked,
                 "rewrapped": report.rewrapped,
                 "unreadable": len(report.unreadable),
+                "webhook_secrets_resealed": secrets.resealed,
+                "unreadable_webhook_secrets": len(secrets.unreadable),
             },
         )
     logger.info(

@@ -45,6 +45,12 @@ class Document(models.Model):
     error_code = models.CharField(max_length=64, blank=True)
     error_message = models.TextField(blank=True)
     attempt_count = models.PositiveIntegerField(default=0)  # processing attempts (steps run + re-enqueues)
+    # An outage the document is waiting out (apps.documents.unavailability): since when, and what
+    # was unavailable (triton, model_engine, database, key_not_loaded); cleared by its next state change
+    unavailable_since = models.DateTimeField(null=True, blank=True)
+    unavailable_reason = models.CharField(max_length=32, blank=True)
+    # times the document was sent through the pipeline again after failing (apps.documents.reprocess)
+    reprocess_count = models.PositiveIntegerField(default=0)
     timings_ms = models.JSONField(default=dict, blank=True)
     # Checks of the page images themselves, made by the prepare step before any inference:
     # capture quality (media.capture_quality) and advisory authenticity signals (media.authenticity)

@@ -15,6 +15,10 @@ Each step re-reads the document, does nothing unless the document is in the stat
 expects, and commits its writes together with the state change under a row lock, so a message
 delivered twice, or a worker killed half-way, can only repeat work, never corrupt or lose it.
 The reconciler re-enqueues whatever sits too long in a state that still owes work.
+
+A step that finds something it needs unavailable (Triton, the model engine, the database, the
+master key) neither fails the document nor spends its attempt: it waits the outage out
+(apps.documents.unavailability), and the worker sends the step again later.
 """
 
 from __future__ import annotations
@@ -43,11 +47,18 @@ from apps.doctypes.selectors import (
 )
 from apps.doctypes.services import document_type_pin, document_types_pin_classified
 from apps.documents import blobs, error_codes
-from apps.documents.crypto import DecryptionError
+from apps.documents.crypto import DecryptionError, KeyNotLoadedError
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
 from apps.documents.services import document_fail
 from apps.documents.state import IN_FLIGHT, document_lock, document_transition
 from apps.documents.steps import PipelineStep, steps_request
+from apps.documents.unavailability import (
+    ENGINE_DEPENDENCIES,
+    Dependency,
+    database_needed,
+    dependency_of,
+    document_wait,
+)
 from apps.extraction import calibration as calibration_maps
 from apps.extraction.decision import CalibratedField, Decision, decide
 from apps.extraction.readers import DocumentReader
@@ -62,6 +73,7 @@ from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_i
 from media.pdf_render import PreparedPage
 from media.preprocessing import PageLimits, prepare_pages
 from media.reading_signals import glyph_check
+from media.triton_client import TritonUnavailableError
 
 logger = logging.getLogger(__name__)
 S = DocumentStatus
@@ -70,10 +82,15 @@ S = DocumentStatus
 @dataclass(frozen=True)
 class StepOutcome:
     """What a step did: whether it ran, and the step the document owes next (its caller, in
-    ``workers``, decides how that one runs: a message, or at once in the same task)."""
+    ``workers``, decides how that one runs: a message, or at once in the same task).
+
+    ``waiting``: the step could not run for an outage of that dependency and is owed again after
+    a backoff (the document has waited ``waited_s`` so far; its attempt was given back)."""
 
     ran: bool
     next_step: PipelineStep | None = None
+    waiting: Dependency | None = None
+    waited_s: float = 0.0
 
 
 SKIPPED = StepOutcome(ran=False)
@@ -134,6 +151,16 @@ def _start_attempts(document_ids: Sequence[str], expected: str) -> dict[str, Doc
     return started
 
 
+def _waiting(document: Document, dependency: Dependency, expected: str) -> StepOutcome:
+    """The document waits on ``dependency`` (its attempt given back), or has failed for waiting
+    too long: the step's outcome either way."""
+    waited = document_wait(document=document, dependency=dependency, expected=expected)
+    if waited is None:
+        return StepOutcome(ran=True)  # failed (unavailable_timeout), or moved on meanwhile
+    logger.warning("document %s waits: %s unavailable (for %.0f s)", document.pk, dependency, waited)
+    return StepOutcome(ran=False, waiting=dependency, waited_s=waited)
+
+
 def _start_attempt(document_id: str, expected: str) -> Document | None:
     """Count an attempt on a document in ``expected`` state; None if it moved on or ran out of attempts."""
     return next(iter(_start_attempts([document_id], expected).values()), None)
@@ -168,27 +195,29 @@ def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
     are stored in one transaction (one lock query, one INSERT of pages, one UPDATE a document, one
     audit append), so a batch of small files costs little more in the database than one."""
     outcomes: list[StepOutcome] = [SKIPPED] * len(document_ids)
-    documents = _start_attempts(document_ids, S.QUEUED)
+    with database_needed():
+        documents = _start_attempts(document_ids, S.QUEUED)
     ready: list[_Prepared] = []
     held = 0
-    for index, document_id in enumerate(document_ids):
-        document = documents.get(str(document_id))
-        if document is None:
-            continue
-        started = time.perf_counter()
-        split = _split(document)
-        if split is None:
-            outcomes[index] = StepOutcome(ran=True)  # failed with its code
-            continue
-        original, pages = split
-        capture = _capture_assess(document, pages, original)
-        ready.append((index, document, pages, _elapsed_ms(started), capture))
-        held += sum(len(page.image) + len(page.text_layer) for page in pages)
-        if held >= PREPARE_BATCH_BYTES:
+    with database_needed(counted=documents):
+        for index, document_id in enumerate(document_ids):
+            document = documents.get(str(document_id))
+            if document is None:
+                continue
+            started = time.perf_counter()
+            split = _split(document)
+            if isinstance(split, StepOutcome):
+                outcomes[index] = split  # failed with its code, or waiting for its key
+                continue
+            original, pages = split
+            capture = _capture_assess(document, pages, original)
+            ready.append((index, document, pages, _elapsed_ms(started), capture))
+            held += sum(len(page.image) + len(page.text_layer) for page in pages)
+            if held >= PREPARE_BATCH_BYTES:
+                _pages_store(ready, outcomes)
+                ready, held = [], 0
+        if ready:
             _pages_store(ready, outcomes)
-            ready, held = [], 0
-    if ready:
-        _pages_store(ready, outcomes)
     return outcomes
 
 
@@ -245,25 +274,29 @@ def _capture_assess(document: Document, pages: list[PreparedPage], original: byt
 _SINGLE_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/webp"})
 
 
-def _split(document: Document) -> tuple[bytes, list[PreparedPage]] | None:
-    """The document's original and its page images, or None once it is FAILED with the reason."""
+def _split(document: Document) -> tuple[bytes, list[PreparedPage]] | StepOutcome:
+    """The document's original and its page images, or the outcome once it is FAILED with the
+    reason, or waits for the master key its data key is wrapped under."""
+    failed = StepOutcome(ran=True)
     try:
         original = blobs.blob_read(document=document, name=document.blob_name)
     except blobs.BlobMissingError:
         document_fail(
             document=document, code=error_codes.BLOB_MISSING, message="the stored original is missing"
         )
-        return None
+        return failed
+    except KeyNotLoadedError:
+        return _waiting(document, Dependency.KEY_NOT_LOADED, S.QUEUED)
     except DecryptionError:
         document_fail(
             document=document, code=error_codes.BLOB_MISSING, message="the stored original is unreadable"
         )
-        return None
+        return failed
     try:
         return original, prepare_pages(original, document.mime_type, page_limits())
     except EngineError as exc:
         document_fail(document=document, code=exc.code, message=exc.message)
-        return None
+        return failed
 
 
 def _pages_store(ready: list[_Prepared], outcomes: list[StepOutcome]) -> None:
@@ -390,26 +423,28 @@ def documents_infer_begin(*, document_ids: Sequence[str]) -> list[InferInput | S
     """:func:`document_infer_begin` for many documents, in their order: two queries for them all
     (the attempts, the pages) and one for their tenants' own types, then each one's page images."""
     started = time.perf_counter()
-    documents = _start_attempts(document_ids, S.PROCESSING)
-    pages_of: dict[str, list[Page]] = {document_id: [] for document_id in documents}
-    # the tenants' own types, for a classifier to choose from: one query for the batch
-    candidates = document_type_candidates(tenant_ids={d.tenant_id for d in documents.values()})
-    if documents:
-        for page in Page.objects.filter(document_id__in=[d.pk for d in documents.values()]).order_by(
-            "document_id", "number"
-        ):
-            pages_of[str(page.document_id)].append(page)
-    return [
-        _infer_input(
-            documents[str(document_id)],
-            pages_of[str(document_id)],
-            started,
-            candidates.get(documents[str(document_id)].tenant_id, ()),
-        )
-        if str(document_id) in documents
-        else SKIPPED
-        for document_id in document_ids
-    ]
+    with database_needed():
+        documents = _start_attempts(document_ids, S.PROCESSING)
+    with database_needed(counted=documents):
+        pages_of: dict[str, list[Page]] = {document_id: [] for document_id in documents}
+        # the tenants' own types, for a classifier to choose from: one query for the batch
+        candidates = document_type_candidates(tenant_ids={d.tenant_id for d in documents.values()})
+        if documents:
+            for page in Page.objects.filter(document_id__in=[d.pk for d in documents.values()]).order_by(
+                "document_id", "number"
+            ):
+                pages_of[str(page.document_id)].append(page)
+        return [
+            _infer_input(
+                documents[str(document_id)],
+                pages_of[str(document_id)],
+                started,
+                candidates.get(documents[str(document_id)].tenant_id, ()),
+            )
+            if str(document_id) in documents
+            else SKIPPED
+            for document_id in document_ids
+        ]
 
 
 def _infer_input(
@@ -423,6 +458,8 @@ def _infer_input(
             else ""
             for p in pages
         ]
+    except KeyNotLoadedError:
+        return _waiting(document, Dependency.KEY_NOT_LOADED, S.PROCESSING)
     except (blobs.BlobMissingError, DecryptionError):
         document_fail(
             document=document, code=error_codes.BLOB_MISSING, message="a stored page image is missing"
@@ -462,9 +499,19 @@ def documents_infer_finish(
 
     The dispatcher gets a model's whole batch back at once; storing it together takes one lock
     query, one INSERT per table and one audit append for the batch instead of for each document,
-    and one UPDATE per document (the two transitions write the row once). A database error rolls
-    the whole batch back; the caller then stores each document on its own (the dispatcher's
-    ``_batch_or_each``), so one bad row cannot keep the others from their decision."""
+    and one UPDATE per document (the two transitions write the row once). A database gone away
+    raises :class:`~apps.documents.unavailability.StepUnavailable` (the caller stores the batch
+    again once it answers); another database error rolls the whole batch back, and the caller
+    then stores each document on its own (the dispatcher's ``_batch_or_each``), so one bad row
+    cannot keep the others from their decision."""
+    # the attempts were counted when they began: a database gone meanwhile gives them back
+    with database_needed(counted=[str(begun.document.pk) for begun, _ in finished]):
+        return _infer_finish(finished, today)
+
+
+def _infer_finish(
+    finished: Sequence[tuple[InferInput, EngineResult | EngineError]], today: dt.date | None
+) -> list[StepOutcome]:
     outcomes: list[StepOutcome] = [SKIPPED] * len(finished)
     assessed: list[_Assessed] = []
     signals: dict[uuid.UUID, dict[str, Any]] = {}  # the reading's authenticity signals, per document
@@ -592,7 +639,15 @@ def _store_and_decide(assessed: list[_Assessed], signals: dict[uuid.UUID, dict[s
     return [index for index, *_ in ready]
 
 
-_TRANSITION_FIELDS = ("status", "status_changed_at", "error_code", "error_message", "updated_at")
+_TRANSITION_FIELDS = (
+    "status",
+    "status_changed_at",
+    "error_code",
+    "error_message",
+    "unavailable_since",
+    "unavailable_reason",
+    "updated_at",
+)
 
 
 def _rows_write(rows: list[Document], fields: list[str]) -> None:
@@ -692,8 +747,10 @@ def _decision_store(
 
 
 def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
-    """One engine call for the whole document. Retryable errors (an unreachable Triton) propagate
-    to the task, which retries with backoff; the engine's own verdicts fail the document.
+    """One engine call for the whole document. An outage (Triton or its model engine unavailable)
+    is waited out: the outcome says so and the task sends the step again after a backoff. Another
+    retryable failure (the model failing on this document) propagates to the task, which retries
+    it within the document's attempts; the engine's own verdicts fail the document.
     (The inference dispatcher runs the same begin and finish around its asynchronous call.)"""
     begun = document_infer_begin(document_id=document_id)
     if isinstance(begun, StepOutcome):
@@ -710,6 +767,11 @@ def document_infer(*, document_id: str, reader: DocumentReader) -> StepOutcome:
         )
     except EngineError as exc:
         result = exc
+    except TritonUnavailableError as exc:
+        if not exc.outage:
+            raise
+        with database_needed(counted=[document_id]):
+            return _waiting(begun.document, dependency_of(exc), S.PROCESSING)
     return document_infer_finish(begun=begun, result=result)
 
 
@@ -721,7 +783,8 @@ def document_validate(*, document_id: str, today: dt.date | None = None) -> Step
             return SKIPPED
         extraction = document.extractions.latest()
         if extraction.validated_at is not None:
-            return SKIPPED
+            # validated by an earlier run that stopped before deciding (a database gone meanwhile)
+            return StepOutcome(ran=False, next_step=PipelineStep.DECIDE)
         assessment = result_assess(
             result=EngineResult.from_dict(extraction.raw_result),
             today=today,
@@ -792,6 +855,14 @@ def _step_owed(document: Document) -> PipelineStep | None:
     return None
 
 
+def _engine_out(*, since: dt.datetime) -> bool:
+    """Whether Triton or its model engine is out: a document owing inference noted waiting on one
+    of them since ``since`` (each worker's retry notes it again)."""
+    return Document.objects.filter(
+        status=S.PROCESSING, unavailable_reason__in=ENGINE_DEPENDENCIES, updated_at__gte=since
+    ).exists()
+
+
 def documents_reconcile(
     *, now: dt.datetime | None = None, messages_lost: bool = False
 ) -> list[tuple[str, PipelineStep | Literal["failed"]]]:
@@ -800,12 +871,19 @@ def documents_reconcile(
     ``messages_lost`` (the broker was emptied: the reconcile task checks the broker's epoch)
     re-enqueues every such document untouched since ``now``, not only those past the deadline.
     Returns (document id, step requested or ``"failed"``) pairs, for logs and tests. A re-enqueue
-    counts as an attempt, so a document whose messages keep disappearing still ends, in FAILED.
+    counts as an attempt, so a document whose messages keep disappearing still ends, in FAILED;
+    but not for a document waiting out an outage (apps.documents.unavailability), and while the
+    engine is out (some document noted waiting on it within the deadline) documents owing
+    inference are left alone: their messages are queued behind the outage, not lost, and
+    re-sending them would only spend their attempts and pile copies into the queue.
     """
     now = now or timezone.now()
     cutoff = now if messages_lost else now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)
     actions: list[tuple[str, PipelineStep | Literal["failed"]]] = []
-    stuck = Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff).values_list("pk", flat=True)
+    owing = Document.objects.filter(status__in=IN_FLIGHT, updated_at__lt=cutoff)
+    if not messages_lost and _engine_out(since=now - dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S)):
+        owing = owing.exclude(status=S.PROCESSING)
+    stuck = owing.values_list("pk", flat=True)
     # a lost broker owes every document in flight at once; the deadline's trickle is capped per run
     stuck_ids = list(stuck if messages_lost else stuck[:500])
     for document_id in stuck_ids:
@@ -813,7 +891,8 @@ def documents_reconcile(
             document = Document.objects.select_for_update(skip_locked=True).filter(pk=document_id).first()
             if document is None or document.status not in IN_FLIGHT or document.updated_at >= cutoff:
                 continue
-            if document.attempt_count >= settings.DOCINTEL_MAX_ATTEMPTS:
+            waiting = document.unavailable_since is not None  # an outage's: not the document's doing
+            if document.attempt_count >= settings.DOCINTEL_MAX_ATTEMPTS and not waiting:
                 document_fail(
                     document=document,
                     code=error_codes.MAX_ATTEMPTS_EXCEEDED,
@@ -821,7 +900,8 @@ def documents_reconcile(
                 )
                 actions.append((str(document.pk), "failed"))
                 continue
-            document.attempt_count += 1
+            if not waiting:
+                document.attempt_count += 1
             document.save(update_fields=["attempt_count", "updated_at"])
             if document.status == S.RECEIVED:
                 from apps.documents.services import document_enqueue

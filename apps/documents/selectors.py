@@ -154,6 +154,9 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
     resubmission = None
     if document.decision == DocumentStatus.RESUBMISSION_REQUESTED:
         resubmission = resubmission_of(document.page_checks)
+    waiting = None
+    if document.unavailable_since is not None:  # still processing, through an outage
+        waiting = {"on": document.unavailable_reason, "since": document.unavailable_since.isoformat()}
     return document_result(
         id=str(document.pk),
         file=document.original_name,
@@ -170,6 +173,7 @@ def document_result_get(*, document: Document) -> dict[str, Any]:
         error=error,
         resubmission=resubmission,
         document_type_version=version.version if version is not None else None,
+        waiting=waiting,
     )
 
 

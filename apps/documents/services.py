@@ -43,6 +43,7 @@ class UploadRejectedError(Exception):
 class UploadOutcome:
     document: Document
     created: bool  # False when the same bytes were already uploaded to this tenant
+    reprocessed: bool = False  # those bytes were a failed document, now tried again
 
 
 def upload_validate(content: bytes, document_type_hint: str = "") -> str:
@@ -148,23 +149,33 @@ def document_upload(
     document_type_hint: str = "",
     known: dict[str, Document] | None = None,
     deferred: list[Document] | None = None,
+    checked_mime_type: str = "",
 ) -> UploadOutcome:
     """Store ``content`` as a new document, queued, or answer the tenant's document with the same
-    bytes. ``known``: the tenant's documents by SHA-256 for every file of the caller's batch,
-    looked up together (:func:`documents_by_sha256`); this upload adds its own. ``deferred``: the
-    caller's transaction inserts the new document with the batch's others (``bulk_create``), and
-    handles the IntegrityError of a concurrent upload of the same bytes for the whole batch."""
+    bytes (a failed one tried again: ``reprocessed``). ``known``: the tenant's documents by SHA-256
+    for every file of the caller's batch, looked up together (:func:`documents_by_sha256`); this
+    upload adds its own. ``deferred``: the caller's transaction inserts the new document with the
+    batch's others (``bulk_create``), and handles the IntegrityError of a concurrent upload of the
+    same bytes for the whole batch."""
     # a hint naming one of the tenant's own types (apps.doctypes) is read with that type's schema
     own_type = document_type_hint not in DOCUMENT_TYPES and document_type_exists(
         tenant=tenant, name=document_type_hint
     )
-    mime_type = upload_validate(content, "" if own_type else document_type_hint)
+    # ``checked_mime_type``: what upload_validate already answered for these bytes, outside the
+    # caller's transaction (a case's files: apps.cases.packets.uploads), so the PDF sandbox is
+    # not run again while the transaction holds its locks
+    mime_type = checked_mime_type or upload_validate(content, "" if own_type else document_type_hint)
     sha256 = hashlib.sha256(content).hexdigest()
     if known is not None:
         existing = known.get(sha256)
     else:
         existing = Document.objects.filter(tenant=tenant, sha256=sha256).first()
     if existing is not None:
+        if existing.status == DocumentStatus.FAILED:
+            outcome = _failed_uploaded_again(existing, uploaded_by)
+            if known is not None:
+                known[sha256] = outcome.document
+            return outcome
         return UploadOutcome(existing, created=False)
 
     document_id = uuid.uuid4()
@@ -202,6 +213,18 @@ def document_upload(
     if known is not None:
         known[sha256] = document
     return UploadOutcome(document, created=True)
+
+
+def _failed_uploaded_again(document: Document, uploaded_by: User | None) -> UploadOutcome:
+    """The same bytes as a failed document: it is tried again (``apps.documents.reprocess``), as
+    when an operator asks, the uploader named as who asked."""
+    from apps.documents.reprocess import NotReprocessableError, ReprocessVia, document_reprocess
+
+    try:
+        again = document_reprocess(document=document, actor=uploaded_by, via=ReprocessVia.REUPLOAD)
+    except NotReprocessableError:  # a concurrent request tried it again first
+        return UploadOutcome(Document.objects.get(pk=document.pk), created=False)
+    return UploadOutcome(again, created=False, reprocessed=True)
 
 
 def _document_store(document: Document, content: bytes, sha256: str, uploaded_by: User | None) -> None:

@@ -1,8 +1,10 @@
 """The document status machine (ARCHITECTURE §1): the one place a document changes state.
 
 ``RECEIVED → QUEUED → PROCESSING → EXTRACTED → AUTO_APPROVED | NEEDS_REVIEW → APPROVED | REJECTED``,
-``QUEUED → RESUBMISSION_REQUESTED`` (a capture too poor to read, sent back before inference), and
-``FAILED`` (with an error code) from any step before a decision. Anything else raises.
+``QUEUED → RESUBMISSION_REQUESTED`` (a capture too poor to read, sent back before inference),
+``FAILED`` (with an error code) from any step before a decision, and ``FAILED → RECEIVED`` when a
+person (or an identical re-upload) asks for a failed document to be tried again
+(``apps.documents.reprocess``). Anything else raises.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
     S.RESUBMISSION_REQUESTED: frozenset(),
     S.APPROVED: frozenset(),
     S.REJECTED: frozenset(),
-    S.FAILED: frozenset(),
+    S.FAILED: frozenset({S.RECEIVED}),  # reprocessed: only apps.documents.reprocess moves it
 }
-TERMINAL = frozenset(s for s, targets in ALLOWED_TRANSITIONS.items() if not targets)
+# States the pipeline never moves a document on from (a failed one leaves only when reprocessed).
+TERMINAL = frozenset(s for s, targets in ALLOWED_TRANSITIONS.items() if not targets - {S.RECEIVED})
 # States the pipeline still owes work on; the reconciler watches these.
 IN_FLIGHT = frozenset({S.RECEIVED, S.QUEUED, S.PROCESSING, S.EXTRACTED})
 
@@ -113,8 +116,19 @@ def document_transition(
     if target == S.FAILED:
         row.error_code = error_code or "internal_error"
         row.error_message = error_message
+    # whatever it waited on answered (apps.documents.unavailability): the note ends with the state
+    row.unavailable_since, row.unavailable_reason = None, ""
     if write:
-        fields = {"status", "status_changed_at", "error_code", "error_message", "updated_at", *also_save}
+        fields = {
+            "status",
+            "status_changed_at",
+            "error_code",
+            "error_message",
+            "unavailable_since",
+            "unavailable_reason",
+            "updated_at",
+            *also_save,
+        }
         row.save(update_fields=sorted(fields))
     audit_record(
         tenant=row.tenant,

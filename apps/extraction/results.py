@@ -40,9 +40,11 @@ def document_result(
     error: dict[str, str] | None,
     resubmission: dict[str, Any] | None = None,
     document_type_version: int | None = None,
+    waiting: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """``resubmission``: the reasons and the applicant's sentence of a document sent back for a
-    better capture (decision ``resubmission_requested``), else None."""
+    better capture (decision ``resubmission_requested``), else None. ``waiting``: what a document
+    still processing waits on, and since when (an outage: apps.documents.unavailability)."""
     return {
         "id": id,
         "file": file,
@@ -72,6 +74,8 @@ def document_result(
         "resubmission": resubmission,
         # a tenant's own type: the version of its schema the document was read with
         **({"document_type_version": document_type_version} if document_type_version is not None else {}),
+        # still processing, waiting out an outage (Triton, the model engine, a key not loaded yet)
+        **({"waiting": waiting} if waiting is not None else {}),
     }
 
 

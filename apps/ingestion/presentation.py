@@ -113,6 +113,7 @@ STATUS_LABELS = {
 ACTION_LABELS = {
     "document.uploaded": "Uploaded",
     "document.status_changed": "Status changed",
+    "document.reprocessed": "Processed again",
     "review.task_created": "Sent to review",
     "review.task_claimed": "Review claimed",
     "review.task_released": "Review released",

@@ -25,6 +25,7 @@ class UploadedDocument:
     document: Document
     name: str  # as the operator knows it: the file's name, or "archive.zip/member.jpg"
     created: bool  # False: the same bytes were already uploaded to this tenant (that document is it)
+    reprocessed: bool = False  # ... and had failed: it is processed again (apps.documents.reprocess)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ def file_upload(
         except UploadRejectedError as exc:
             return FileUploadOutcome(name=name, error=_refusal(name, exc))
         return FileUploadOutcome(
-            name=name, documents=[UploadedDocument(outcome.document, name, outcome.created)]
+            name=name,
+            documents=[UploadedDocument(outcome.document, name, outcome.created, outcome.reprocessed)],
         )
 
     try:
@@ -112,7 +114,9 @@ def file_upload(
         except UploadRejectedError as exc:
             result.refused.append(_refusal(member_name, exc))
             continue
-        result.documents.append(UploadedDocument(outcome.document, member_name, outcome.created))
+        result.documents.append(
+            UploadedDocument(outcome.document, member_name, outcome.created, outcome.reprocessed)
+        )
     return result
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -23,6 +25,7 @@ from apps.doctypes.selectors import document_custom_schema, document_type_names
 from apps.documents import error_codes as document_errors
 from apps.documents.images import InvalidBoxError, box_parse, page_image_type, png_crop
 from apps.documents.models import Document
+from apps.documents.reprocess import REPROCESSABLE, NotReprocessableError, ReprocessVia, document_reprocess
 from apps.documents.selectors import (
     document_audit_history,
     document_field_get,
@@ -45,6 +48,7 @@ from apps.ingestion.presentation import (
     status_payload,
 )
 from apps.ingestion.services import FileUploadOutcome, UploadRefusal, file_upload
+from apps.review.permissions import is_reviewer
 from apps.tenants.models import Tenant
 from apps.tenants.selectors import tenants_for_user
 
@@ -107,7 +111,8 @@ def upload_json(request: HttpRequest) -> JsonResponse:
 
     A zip answers for each member: the documents made and the members refused. A file whose
     bytes were already uploaded answers 409 with the existing document, so the page can still
-    follow it. Duplicates are not errors for the data, but an operator needs to know.
+    follow it. Duplicates are not errors for the data, but an operator needs to know. The bytes of
+    a failed document make it try again: 202, ``reprocessed``.
     """
     if not request.user.is_authenticated:
         return _json_refusal(UploadRefusal("", "not_authenticated", "log in again to upload"), 401)
@@ -135,8 +140,8 @@ def upload_json(request: HttpRequest) -> JsonResponse:
 def _outcome_status(outcome: FileUploadOutcome) -> int:
     if outcome.error is not None:
         return _REFUSAL_STATUS.get(outcome.error.code, 422)
-    if outcome.created_any:
-        return 202
+    if outcome.created_any or any(d.reprocessed for d in outcome.documents):
+        return 202  # queued: new, or a failed document's bytes tried again
     if outcome.documents:
         return 409  # every document it held was already uploaded
     return 422  # a zip none of whose members could be taken
@@ -150,6 +155,7 @@ def _outcome_json(outcome: FileUploadOutcome) -> dict[str, Any]:
                 **_status_json(d.document),
                 "file": d.name,
                 "duplicate": not d.created,
+                "reprocessed": d.reprocessed,  # a failed document's bytes: it is tried again
                 "existing_file": d.document.original_name,
                 "uploaded_at": d.document.created_at.isoformat(),
             }
@@ -287,10 +293,36 @@ def document_detail(request: HttpRequest, document_id: str) -> HttpResponse:
         "pages": pages,
         "check_groups": check_groups(result),
         "history": history_rows(document_audit_history(document=document)),
+        # operators and above may send a failed document through the pipeline again
+        "can_reprocess": document.status in REPROCESSABLE
+        and is_reviewer(user=request.user, tenant=document.tenant),
         "high_confidence": settings.DOCINTEL_AUTO_APPROVE_MIN_CONFIDENCE,
         "medium_confidence": MEDIUM_CONFIDENCE,
     }
     return render(request, "ingestion/document_detail.html", context)
+
+
+@login_required
+@require_POST
+def document_reprocess_view(request: HttpRequest, document_id: str) -> HttpResponse:
+    """The document page's "Process again" (operators and above): a failed document back to the
+    start of the pipeline (``apps.documents.reprocess``), audited with who asked."""
+    document = document_get_for_user(user=request.user, document_id=document_id)
+    if document is None:
+        raise Http404("No such document")
+    if not is_reviewer(user=request.user, tenant=document.tenant):
+        raise PermissionDenied("processing a document again needs the role operator or above")
+    try:
+        document_reprocess(
+            document=document,
+            actor=request.user,  # type: ignore[arg-type]
+            via=ReprocessVia.WEB,
+        )
+    except NotReprocessableError as exc:
+        messages.error(request, f"Not processed again: {exc}.", extra_tags=exc.code)
+    else:
+        messages.success(request, "Sent to be processed again.", extra_tags="reprocessed")
+    return redirect("ingestion:document_detail", document_id=document.pk)
 
 
 @login_required

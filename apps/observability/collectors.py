@@ -1,6 +1,7 @@
 """Values read when /metrics is scraped, not recorded as they happen: queue depths (from the
-broker) and documents by status and the straight-through rate (from PostgreSQL, the source of
-truth). One web process answers for the whole system; every web replica reports the same values."""
+broker) and documents by status, the straight-through rate and the webhook events not delivered
+yet (from PostgreSQL, the source of truth). One web process answers for the whole system; every
+web replica reports the same values."""
 
 from __future__ import annotations
 
@@ -76,3 +77,7 @@ class PipelineCollector(Collector):
         )
         rate.add_metric([], decided.get("auto_approved", 0) / total if total else 0.0)
         yield rate
+
+        from apps.webhooks.metrics import undelivered_metrics
+
+        yield from undelivered_metrics()

@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from apps.observability.exposition import metrics_text
+from apps.observability.metrics_auth import metrics_authorized
 from apps.observability.middleware import LIVE_PATH, READY_PATH
 
 logger = logging.getLogger(__name__)
@@ -36,7 +37,10 @@ def start_exporter(
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             if self.path == METRICS_PATH:
-                self._send(200, metrics_text(), CONTENT_TYPE_LATEST)
+                if metrics_authorized(self.headers.get("Authorization")):
+                    self._send(200, metrics_text(), CONTENT_TYPE_LATEST)
+                else:  # the token, as the web server's /metrics asks (apps.observability.metrics_auth)
+                    self._json(404, {"status": "not found"})
             elif self.path == LIVE_PATH:
                 ok = live()
                 self._json(200 if ok else 503, {"status": "ok" if ok else "stalled"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import traceback
 from typing import Any
 
@@ -38,3 +39,29 @@ class JsonFormatter(logging.Formatter):
                 f"{frame.filename}:{frame.lineno}:{frame.name}" for frame in traceback.extract_tb(tb)[-8:]
             ]
         return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+# A path (or URL) and the query string after it: `/api/v1/batches/…/results.csv?…&signature=…`.
+_QUERY = re.compile(r"(?P<path>(?:https?://[^\s/?#\"]+)?/[^\s?#\"]*)\?[^\s#\"]*")
+
+
+def path_only(text: str) -> str:
+    """``text`` with every URL's query string cut off, its path kept."""
+    return _QUERY.sub(r"\g<path>", text)
+
+
+class PathsOnlyFilter(logging.Filter):
+    """Keeps the path of every URL a request line logs and drops its query string.
+
+    Queries carry what access logs must not keep: the signature of an expiring export link
+    (``apps.api.signed_urls``: whoever reads the log could download the batch until it expires)
+    and what operators search for (``?q=`` a name or a document number). Set on the loggers
+    that write request lines: Django's development server (``django.server``, LOGGING) and
+    gunicorn's access and error logs (``config/gunicorn.py``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = path_only(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
+        return True

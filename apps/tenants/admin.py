@@ -1,9 +1,12 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from apps.tenants.models import ApiKey, Membership, Tenant
+from apps.tenants.models import ApiKey, Membership, Tenant, new_webhook_secret
 from apps.tenants.services import api_key_revoke
+from apps.tenants.webhook_secrets import webhook_secret_seal
 
 
 class MembershipInline(admin.TabularInline):
@@ -15,19 +18,34 @@ class MembershipInline(admin.TabularInline):
 class TenantAdmin(admin.ModelAdmin):
     list_display = ("name", "retention_days", "created_at")
     search_fields = ("name",)
-    exclude = ("webhook_secret",)  # printed by `manage.py webhook_secret`, not shown in pages
+    exclude = ("webhook_secret_encrypted",)  # printed by `manage.py webhook_secret`, not shown in pages
     inlines = [MembershipInline]
+
+    def save_model(self, request: HttpRequest, obj: Tenant, form: Any, change: bool) -> None:
+        if not change:  # a tenant added here gets its webhook secret as `tenant_create` gives one
+            obj.webhook_secret_encrypted = webhook_secret_seal(tenant_id=obj.pk, secret=new_webhook_secret())
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
     """Keys are made with ``manage.py create_api_key`` (the key is shown once there); here they
-    are listed, rate-limited and revoked."""
+    are listed, rate-limited and revoked. Their scopes are shown, and changed with the audited
+    ``manage.py api_key_scopes``."""
 
-    list_display = ("name", "prefix", "tenant", "rate_limit", "created_at", "last_used_at", "revoked_at")
+    list_display = (
+        "name",
+        "prefix",
+        "tenant",
+        "scopes",
+        "rate_limit",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     list_filter = ("tenant",)
     search_fields = ("name", "prefix")
-    readonly_fields = ("tenant", "prefix", "key_hash", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("tenant", "prefix", "key_hash", "scopes", "created_at", "last_used_at", "revoked_at")
     actions = ["revoke"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -11,8 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_record
-from apps.tenants.models import ApiKey, Membership, Tenant, new_webhook_secret
+from apps.tenants.models import ApiKey, ApiScope, Membership, Tenant, default_api_scopes, new_webhook_secret
 from apps.tenants.selectors import API_KEY_PREFIX, api_key_hash
+from apps.tenants.webhook_secrets import webhook_secret_seal
 
 # last_used_at is a hint for people ("is this key still in use?"), not an access log: it is
 # written at most this often per key, so that a busy key does not cost a write per request.
@@ -23,6 +24,24 @@ class TenantExistsError(Exception):
     pass
 
 
+class UnknownScopeError(ValueError):
+    """A scope that is not one of ``ApiScope``'s values."""
+
+
+def api_scopes_parse(raw: str) -> list[str]:
+    """``"documents:read, cases:write"`` (or ``all``) as the list of scopes a key is given, in
+    ``ApiScope``'s order; an unknown scope is an error, never dropped."""
+    names = {part.strip() for part in raw.split(",") if part.strip()}
+    if "all" in names:
+        return list(ApiScope.values)
+    unknown = sorted(names - set(ApiScope.values))
+    if unknown:
+        raise UnknownScopeError(
+            f"unknown scopes: {', '.join(unknown)} (known: {', '.join(ApiScope.values)}, or all)"
+        )
+    return [scope for scope in ApiScope.values if scope in names]
+
+
 @transaction.atomic
 def tenant_create(*, name: str) -> Tenant:
     name = name.strip()
@@ -30,7 +49,9 @@ def tenant_create(*, name: str) -> Tenant:
         raise ValueError("a tenant needs a name")
     if Tenant.objects.filter(name=name).exists():
         raise TenantExistsError(f"tenant {name!r} already exists")
-    tenant = Tenant.objects.create(name=name)
+    tenant = Tenant(name=name)
+    tenant.webhook_secret_encrypted = webhook_secret_seal(tenant_id=tenant.pk, secret=new_webhook_secret())
+    tenant.save(force_insert=True)
     audit_record(
         tenant=tenant, actor=None, action="tenant.created", object_type="tenant", object_id=str(tenant.id)
     )
@@ -58,14 +79,23 @@ class NewApiKey:
 
 
 @transaction.atomic
-def api_key_create(*, tenant: Tenant, name: str, rate_limit: str = "") -> NewApiKey:
+def api_key_create(
+    *, tenant: Tenant, name: str, rate_limit: str = "", scopes: list[str] | None = None
+) -> NewApiKey:
+    """A new key; ``scopes``: values of ``ApiScope`` (default: ``DEFAULT_API_SCOPES``)."""
     name = name.strip() or "default"
+    scopes = api_scopes_parse(",".join(scopes)) if scopes is not None else default_api_scopes()
     prefix = secrets.token_hex(4)
     while ApiKey.objects.filter(prefix=prefix).exists():  # 32 bits: a clash is rare, never fatal
         prefix = secrets.token_hex(4)
     raw_key = f"{API_KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
     api_key = ApiKey.objects.create(
-        tenant=tenant, name=name[:100], prefix=prefix, key_hash=api_key_hash(raw_key), rate_limit=rate_limit
+        tenant=tenant,
+        name=name[:100],
+        prefix=prefix,
+        key_hash=api_key_hash(raw_key),
+        rate_limit=rate_limit,
+        scopes=scopes,
     )
     audit_record(
         tenant=tenant,
@@ -73,9 +103,28 @@ def api_key_create(*, tenant: Tenant, name: str, rate_limit: str = "") -> NewApi
         action="api_key.created",
         object_type="api_key",
         object_id=str(api_key.pk),
-        data={"prefix": prefix, "name": api_key.name},
+        data={"prefix": prefix, "name": api_key.name, "scopes": scopes},
     )
     return NewApiKey(api_key, raw_key)
+
+
+@transaction.atomic
+def api_key_scopes_set(*, api_key: ApiKey, scopes: list[str], actor: User | None = None) -> ApiKey:
+    """Give the key exactly ``scopes`` (values of ``ApiScope``), audited with before and after."""
+    wanted = api_scopes_parse(",".join(scopes))
+    locked = ApiKey.objects.select_for_update().get(pk=api_key.pk)
+    before = list(locked.scopes)
+    locked.scopes = wanted
+    locked.save(update_fields=["scopes"])
+    audit_record(
+        tenant=locked.tenant,
+        actor=actor,
+        action="api_key.scopes_changed",
+        object_type="api_key",
+        object_id=str(locked.pk),
+        data={"prefix": locked.prefix, "before": before, "after": wanted},
+    )
+    return locked
 
 
 @transaction.atomic
@@ -108,8 +157,8 @@ def api_key_touch(*, api_key: ApiKey, now: dt.datetime | None = None) -> None:
 
 @transaction.atomic
 def tenant_webhook_secret_rotate(*, tenant: Tenant) -> Tenant:
-    tenant.webhook_secret = new_webhook_secret()
-    tenant.save(update_fields=["webhook_secret"])
+    tenant.webhook_secret_encrypted = webhook_secret_seal(tenant_id=tenant.pk, secret=new_webhook_secret())
+    tenant.save(update_fields=["webhook_secret_encrypted"])
     audit_record(
         tenant=tenant,
         actor=None,

@@ -19,7 +19,8 @@ class WebhookAttemptInline(admin.TabularInline):
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(admin.ModelAdmin):
-    """Every delivery with its attempts; failed ones can be replayed (sent again as a new delivery)."""
+    """Every delivery with its attempts; finished ones can be replayed (sent again as a new delivery).
+    Tenants redrive their own dead letters themselves (``apps.webhooks.views``, ``apps.webhooks.apis``)."""
 
     list_display = (
         "id",
@@ -37,6 +38,7 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     readonly_fields = (
         "tenant", "document", "case", "event", "url", "status", "attempts", "next_attempt_at",
         "last_status_code", "last_error", "replay_of", "created_at", "updated_at", "delivered_at",
+        "redriven_at", "dead_lettered_at",
     )  # fmt: skip
     inlines = [WebhookAttemptInline]
     actions = ["replay"]

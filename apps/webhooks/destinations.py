@@ -8,8 +8,15 @@ from inside the bank's network. Without a guard, a client could point it at the 
 * at upload, a URL naming ``localhost`` or a non-public IP literal is refused (a 4xx the client
   sees at once);
 * at delivery, the host name is resolved and refused if *any* of its addresses is not public, and
-  the connection goes to the address that was checked — so a DNS answer that changes between the
+  the connection goes to an address that was checked — so a DNS answer that changes between the
   check and the connection (DNS rebinding) cannot redirect it.
+
+An IPv6 address that carries an IPv4 address inside it is judged by where it leads: an
+IPv4-mapped (``::ffff:10.0.0.1``), NAT64 (``64:ff9b::10.0.0.1``) or 6to4 (``2002:0a00:0001::``)
+address is public only if the IPv4 address inside is; the forms whose inner address a receiver
+has no business in — NAT64's local-use prefix (``64:ff9b:1::/48``, where the network chooses how
+the IPv4 address is embedded), Teredo (``2001::/32``, a tunnel through the client's NAT) and the
+deprecated IPv4-compatible addresses (``::/96``) — are refused outright.
 
 Hosts listed in ``DOCINTEL_WEBHOOK_ALLOWED_HOSTS`` pass whatever they resolve to (a receiver
 inside the network on purpose).
@@ -39,10 +46,26 @@ def _allowed_host(host: str) -> bool:
     return host.lower().rstrip(".") in allowed
 
 
+# IPv6 prefixes whose addresses embed an IPv4 address (RFC 6052, RFC 8215, RFC 4380, RFC 4291).
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_REFUSED_IPV6 = (
+    ipaddress.IPv6Network("64:ff9b:1::/48"),  # NAT64, local use
+    ipaddress.IPv6Network("2001::/32"),  # Teredo
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible (and :: and ::1)
+)
+
+
 def _is_public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if any(ip in network for network in _REFUSED_IPV6):
+            return False
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif ip in _NAT64:
+            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        elif ip.sixtofour is not None:
+            ip = ip.sixtofour
     return ip.is_global and not ip.is_multicast
 
 
@@ -73,19 +96,21 @@ def url_refusal(url: str) -> str | None:
     return None
 
 
-def checked_address(host: str, port: int) -> str | None:
-    """The address to connect to for ``host``, every resolved address having been checked.
+def checked_addresses(host: str, port: int) -> list[str]:
+    """Every address of ``host``, in the resolver's order, each one checked: connect to one of
+    these, never by name again.
 
-    ``None`` means "connect by name" (private networks allowed, or an allow-listed host).
-    Raises :class:`DestinationRefusedError` for a non-public address and :class:`OSError` when
-    the name does not resolve (a retryable failure, like a refused connection)."""
-    if _private_allowed() or _allowed_host(host):
-        return None
-    addresses = [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+    Raises :class:`DestinationRefusedError` for a non-public address (unless private networks are
+    allowed or the host is allow-listed) and :class:`OSError` when the name does not resolve (a
+    retryable failure, like a refused connection)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
         raise OSError(f"no address for the callback host (port {port})")
-    if not all(_is_public(str(address)) for address in addresses):
+    if _private_allowed() or _allowed_host(host):
+        return addresses
+    if not all(_is_public(address) for address in addresses):
         raise DestinationRefusedError(
             "the callback host resolves to a private, loopback or link-local address"
         )
-    return str(addresses[0])
+    return addresses

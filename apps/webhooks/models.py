@@ -36,7 +36,9 @@ class DeliveryStatus(models.TextChoices):
     PENDING = "pending"  # waiting for its (next) attempt at ``next_attempt_at``
     SENDING = "sending"  # an attempt is in flight
     SUCCEEDED = "succeeded"
-    FAILED = "failed"  # every attempt failed; an operator may replay it
+    # its retry window (DOCINTEL_WEBHOOK_RETRY_WINDOW_S) closed undelivered: a dead letter of its
+    # tenant, until the tenant redrives it (the same delivery, a new window) or an admin replays it
+    FAILED = "failed"
 
 
 class WebhookDelivery(models.Model):
@@ -67,10 +69,16 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # The retry window opens at creation, and again at each redrive of the dead letter.
+    redriven_at = models.DateTimeField(null=True, blank=True)
+    dead_lettered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "webhook deliveries"
-        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"]),
+            models.Index(fields=["tenant", "status", "created_at"], name="webhooks_dead_letters_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} of {self.document_id or self.case_id} ({self.status})"

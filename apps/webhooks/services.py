@@ -1,32 +1,40 @@
 """Writes of webhooks: remembering a document's callback URL, recording an event as a delivery,
-one delivery attempt, retries with exponential backoff and jitter, replays and the sweep.
+one delivery attempt, retries with exponential backoff and jitter, dead letters and their redrive,
+replays and the sweep.
 
 The outbox pattern: the delivery row is written in the same transaction as the state change it
 reports (``document_decide``, a review's approval or rejection, a failure), and its task is sent
 when that transaction commits. A lost message, a flushed Redis or a killed worker delays a
 delivery but never loses it: ``webhook_deliveries_sweep`` sends again whatever is overdue.
+
+A receiver that is down is retried for ``DOCINTEL_WEBHOOK_RETRY_WINDOW_S`` (a day by default);
+what is still undelivered when that window closes is a dead letter of its tenant, kept until the
+tenant redrives it (``webhook_dead_letters_redrive``: the API and the dead-letter page).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import http.client
 import json
 import logging
 import random
 import time
-import urllib.parse
 import uuid
-from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from apps.audit.services import audit_batch, audit_record
+from apps.documents.crypto import DecryptionError
 from apps.documents.models import Document
 from apps.documents.selectors import document_result_get
 from apps.documents.state import IN_FLIGHT
-from apps.webhooks import destinations, signing
+from apps.tenants.models import Tenant
+from apps.tenants.webhook_secrets import webhook_secret_of
+from apps.webhooks import signing, transport
 from apps.webhooks.models import (
     DeliveryStatus,
     DocumentCallback,
@@ -38,10 +46,12 @@ from apps.webhooks.models import (
 logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "apps.webhooks.tasks.deliver"
-# A pending delivery this late (its message lost) or an attempt in flight this long (its worker
-# killed) is sent again by the sweep.
+# A pending delivery this late (its message lost), or an attempt in flight this much longer than
+# its deadline (its worker killed), is sent again by the sweep; an attempt due at the close of its
+# retry window may start this late.
 SWEEP_GRACE = dt.timedelta(seconds=30)
 USER_AGENT = "DocIntel-Webhooks/1"
+REDRIVE_BATCH = 500  # dead letters redriven per call, oldest first
 
 
 def document_callback_set(*, document: Document, url: str) -> DocumentCallback:
@@ -124,90 +134,69 @@ def webhook_task_send(delivery_id: str, countdown: float = 0) -> None:
         logger.warning("could not enqueue webhook delivery %s; the sweep will retry", delivery_id)
 
 
+def retry_window() -> dt.timedelta:
+    return dt.timedelta(seconds=float(settings.DOCINTEL_WEBHOOK_RETRY_WINDOW_S))
+
+
+def window_closes_at(delivery: WebhookDelivery) -> dt.datetime:
+    """When the delivery's retry window closes: the window opens at its creation, or at its last
+    redrive. Read from the setting each time, so raising it during a receiver's outage keeps
+    every delivery of that outage alive."""
+    return (delivery.redriven_at or delivery.created_at) + retry_window()
+
+
 def retry_delay_s(attempt: int, *, rng: random.Random | None = None) -> float:
     """Exponential backoff with jitter after the ``attempt``-th failure: half the capped
     exponential delay, plus a random share of the other half (so many receivers failing together
     do not all come back at once)."""
-    base = settings.DOCINTEL_WEBHOOK_BACKOFF_S * (2 ** max(attempt - 1, 0))
+    base = settings.DOCINTEL_WEBHOOK_BACKOFF_S * (2 ** min(max(attempt - 1, 0), 64))
     delay = min(float(settings.DOCINTEL_WEBHOOK_BACKOFF_MAX_S), base)
     return delay / 2 + (rng or random).uniform(0, delay / 2)
 
 
-@dataclass(frozen=True)
-class PostOutcome:
-    status_code: int | None
-    error: str
-
-
-def _post(url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> PostOutcome:
-    """POST ``body``; redirects are not followed (a redirect is the receiver's answer, not an
-    instruction to send personal data elsewhere), header names are sent as written."""
-    parts = urllib.parse.urlsplit(url)
-    connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    try:
-        refusal = destinations.url_refusal(url)
-        if refusal:
-            raise destinations.DestinationRefusedError(f"callback URL {refusal}")
-        connection = connection_class(parts.hostname or "", parts.port, timeout=timeout_s)
-        address = destinations.checked_address(connection.host, connection.port)
-        if address is not None:
-            # Connect to the address that was checked; TLS still verifies the host name.
-            create = connection._create_connection  # type: ignore[attr-defined]
-            connection._create_connection = (  # type: ignore[attr-defined]
-                lambda target, *args: create((address, target[1]), *args)
-            )
-        try:
-            connection.request("POST", path, body=body, headers=headers)
-            response = connection.getresponse()
-            response.read(1024)
-            status = response.status
-        finally:
-            connection.close()
-    except destinations.DestinationRefusedError as exc:
-        return PostOutcome(None, f"refused: {exc}")
-    except TimeoutError:
-        return PostOutcome(None, "timeout")
-    except (OSError, http.client.HTTPException, ValueError) as exc:
-        return PostOutcome(None, (str(exc) or type(exc).__name__)[:200])
-    return PostOutcome(status, "" if 200 <= status < 300 else f"HTTP {status}")
+def _dead_letter(delivery: WebhookDelivery, now: dt.datetime) -> None:
+    delivery.status = DeliveryStatus.FAILED
+    delivery.next_attempt_at = None
+    delivery.dead_lettered_at = now
 
 
 def webhook_deliver(*, delivery_id: str) -> str:
     """One attempt at a delivery. Returns what happened, for the task's log line.
 
     The delivery is claimed (``pending`` → ``sending``) in a short transaction, the request made
-    outside any transaction, and its outcome recorded in another: a success ends it, a failure
-    schedules the next attempt with backoff, the last failure leaves it ``failed`` for a replay.
+    outside any transaction (bounded in total by ``DOCINTEL_WEBHOOK_TIMEOUT_S``), and its outcome
+    recorded in another: a success ends it; a failure schedules the next attempt with backoff, the
+    last one at the close of the retry window; a failure at or after the close makes it a dead
+    letter. A delivery whose window closed while its message waited (a late message, one the sweep
+    sent again) is not claimed: it becomes a dead letter without being sent.
     """
     now = timezone.now()
     with transaction.atomic():
+        # of=self: the delivery's row only, not its tenant's, which every other delivery of the
+        # tenant being claimed at the same moment would otherwise find locked, and skip
         delivery = (
-            WebhookDelivery.objects.select_for_update(skip_locked=True)
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("tenant")
             .filter(pk=delivery_id)
             .first()
         )
         if delivery is None:
-            return "missing"
+            return "missing"  # or claimed by another worker this very moment
         if delivery.status != DeliveryStatus.PENDING:
             return "skipped"
         if delivery.next_attempt_at is not None and delivery.next_attempt_at > now + dt.timedelta(seconds=1):
             return "not_due"
+        if now > window_closes_at(delivery) + SWEEP_GRACE:
+            _dead_letter(delivery, now)
+            delivery.save(update_fields=["status", "next_attempt_at", "dead_lettered_at", "updated_at"])
+            logger.info("webhook %s: its retry window closed before this attempt; a dead letter", delivery.pk)
+            return str(delivery.status)
         delivery.status = DeliveryStatus.SENDING
         delivery.attempts += 1
         delivery.save(update_fields=["status", "attempts", "updated_at"])
     number = delivery.attempts
-    body = delivery.body.encode("utf-8")
-    headers = {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        signing.EVENT_HEADER: delivery.event,
-        signing.DELIVERY_HEADER: str(delivery.pk),
-        **signing.signature_headers(secret=delivery.tenant.webhook_secret, body=body),
-    }
     started = time.perf_counter()
-    outcome = _post(delivery.url, body, headers, settings.DOCINTEL_WEBHOOK_TIMEOUT_S)
+    outcome = _attempt(delivery)
     duration_ms = int((time.perf_counter() - started) * 1000)
     succeeded = outcome.status_code is not None and 200 <= outcome.status_code < 300
     with transaction.atomic():
@@ -216,20 +205,23 @@ def webhook_deliver(*, delivery_id: str) -> str:
             status_code=outcome.status_code, error=outcome.error, succeeded=succeeded,
         )  # fmt: skip
         locked = WebhookDelivery.objects.select_for_update().get(pk=delivery.pk)
+        finished = timezone.now()
         locked.last_status_code = outcome.status_code
         locked.last_error = outcome.error
         if succeeded:
             locked.status = DeliveryStatus.SUCCEEDED
-            locked.delivered_at = timezone.now()
+            locked.delivered_at = finished
             locked.next_attempt_at = None
-        elif number >= settings.DOCINTEL_WEBHOOK_MAX_ATTEMPTS:
-            locked.status = DeliveryStatus.FAILED
-            locked.next_attempt_at = None
+        elif locked.status != DeliveryStatus.SENDING or locked.attempts != number:
+            pass  # the sweep took it back meanwhile: the attempt it started decides what follows
+        elif finished >= window_closes_at(locked):
+            _dead_letter(locked, finished)
         else:
             delay = retry_delay_s(number)
             locked.status = DeliveryStatus.PENDING
-            locked.next_attempt_at = timezone.now() + dt.timedelta(seconds=delay)
-            transaction.on_commit(lambda: webhook_task_send(str(locked.pk), countdown=delay))
+            locked.next_attempt_at = min(finished + dt.timedelta(seconds=delay), window_closes_at(locked))
+            countdown = max(0.0, (locked.next_attempt_at - finished).total_seconds())
+            transaction.on_commit(lambda: webhook_task_send(str(locked.pk), countdown=countdown))
         locked.save()
     logger.info(
         "webhook %s %s of %s attempt %d: %s",
@@ -237,6 +229,23 @@ def webhook_deliver(*, delivery_id: str) -> str:
         outcome.status_code or outcome.error,
     )  # fmt: skip
     return str(locked.status)
+
+
+def _attempt(delivery: WebhookDelivery) -> transport.PostOutcome:
+    """Sign the delivery's body with its tenant's secret and POST it."""
+    body = delivery.body.encode("utf-8")
+    try:
+        secret = webhook_secret_of(tenant=delivery.tenant)
+    except DecryptionError:  # sealed under a master key this process does not hold (yet)
+        return transport.PostOutcome(None, "not sent: no configured master key opens the webhook secret")
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        signing.EVENT_HEADER: delivery.event,
+        signing.DELIVERY_HEADER: str(delivery.pk),
+        **signing.signature_headers(secret=secret, body=body),
+    }
+    return transport.post(delivery.url, body, headers, settings.DOCINTEL_WEBHOOK_TIMEOUT_S)
 
 
 @transaction.atomic
@@ -255,14 +264,29 @@ def webhook_delivery_replay(*, delivery: WebhookDelivery) -> WebhookDelivery | N
     return replay
 
 
+def _stale_sending_before(now: dt.datetime) -> dt.datetime:
+    """An attempt claimed before this has outlived its deadline (``DOCINTEL_WEBHOOK_TIMEOUT_S``
+    bounds the whole request) by ``SWEEP_GRACE``: its worker died. Never a live attempt, so the
+    sweep never sends a second copy beside one still in flight."""
+    return now - dt.timedelta(seconds=settings.DOCINTEL_WEBHOOK_TIMEOUT_S) - SWEEP_GRACE
+
+
 def webhook_deliveries_sweep(*, now: dt.datetime | None = None) -> list[str]:
     """Send again every delivery whose message must have been lost: pending well past its time,
-    or in flight far longer than a request may take (its worker died). Returns their ids."""
+    or in flight far longer than a request may take (its worker died). One whose retry window
+    closed meanwhile is not sent again: it becomes a dead letter. Returns the ids sent again."""
     now = now or timezone.now()
-    stale_sending = now - SWEEP_GRACE - dt.timedelta(seconds=settings.DOCINTEL_WEBHOOK_TIMEOUT_S)
+    lost = Q(status=DeliveryStatus.PENDING, next_attempt_at__lt=now - SWEEP_GRACE) | Q(
+        status=DeliveryStatus.SENDING, updated_at__lt=_stale_sending_before(now)
+    )
+    opened_before = now - retry_window() - SWEEP_GRACE
+    closed = Q(redriven_at__isnull=True, created_at__lt=opened_before) | Q(redriven_at__lt=opened_before)
+    dead = WebhookDelivery.objects.filter(lost & closed).update(
+        status=DeliveryStatus.FAILED, next_attempt_at=None, dead_lettered_at=now, updated_at=now
+    )
     stale = list(
         WebhookDelivery.objects.filter(
-            status=DeliveryStatus.SENDING, updated_at__lt=stale_sending
+            status=DeliveryStatus.SENDING, updated_at__lt=_stale_sending_before(now)
         ).values_list("pk", flat=True)[:500]
     )
     WebhookDelivery.objects.filter(pk__in=stale, status=DeliveryStatus.SENDING).update(
@@ -275,6 +299,46 @@ def webhook_deliveries_sweep(*, now: dt.datetime | None = None) -> list[str]:
     )
     for delivery_id in overdue:
         webhook_task_send(str(delivery_id))
-    if overdue:
-        logger.info("webhook sweep re-sent %d overdue deliveries", len(overdue))
+    if overdue or dead:
+        logger.info("webhook sweep re-sent %d overdue deliveries, %d became dead letters", len(overdue), dead)
     return [str(pk) for pk in overdue]
+
+
+@transaction.atomic
+def webhook_dead_letters_redrive(
+    *, tenant: Tenant, actor: User | None, via: str, delivery_ids: list[uuid.UUID] | None = None
+) -> list[str]:
+    """Send the tenant's dead letters again (all of them, or those among ``delivery_ids``; the
+    oldest ``REDRIVE_BATCH`` per call), each audited. Returns the ids redriven.
+
+    A redriven dead letter is the same delivery in a new retry window: the receiver sees the same
+    ``X-DocIntel-Delivery`` id as in the failed attempts, so one that did get an earlier attempt
+    (answering after our deadline) can tell it already has the event. ``via`` says how it was
+    asked for (``api``, ``page``), for the audit trail. Another tenant's ids are ignored."""
+    now = timezone.now()
+    letters = WebhookDelivery.objects.select_for_update(skip_locked=True).filter(
+        tenant=tenant, status=DeliveryStatus.FAILED
+    )
+    if delivery_ids is not None:
+        letters = letters.filter(pk__in=delivery_ids)
+    ids = list(letters.order_by("created_at").values_list("pk", flat=True)[:REDRIVE_BATCH])
+    WebhookDelivery.objects.filter(pk__in=ids).update(
+        status=DeliveryStatus.PENDING, redriven_at=now, next_attempt_at=now, dead_lettered_at=None,
+        updated_at=now,
+    )  # fmt: skip
+    with audit_batch():
+        for pk in ids:
+            audit_record(
+                tenant=tenant, actor=actor, action="webhook.redriven", object_type="webhook_delivery",
+                object_id=str(pk), data={"via": via},
+            )  # fmt: skip
+    redriven = [str(pk) for pk in ids]
+    transaction.on_commit(lambda: _send_all(redriven))
+    if redriven:
+        logger.info("tenant %s redrove %d dead letters (%s)", tenant.pk, len(redriven), via)
+    return redriven
+
+
+def _send_all(delivery_ids: list[str]) -> None:
+    for delivery_id in delivery_ids:
+        webhook_task_send(delivery_id)

@@ -9,10 +9,10 @@ Headers of every delivery:
 ``X-DocIntel-Signature-Timestamped: sha256=<hex>``
     HMAC-SHA256 of ``<timestamp>.<body>``: binds the timestamp to the body, so a receiver that
     refuses timestamps older than a few minutes (and remembers ``X-DocIntel-Delivery`` ids) cannot
-    be fed a recorded delivery again.
+    be fed a recorded delivery again. :func:`verify` requires both timestamp headers.
 ``X-DocIntel-Event``, ``X-DocIntel-Delivery``
-    The event (``document.decided``, ``document.reviewed``, ``document.failed``) and the
-    delivery's id (the same on every retry of one delivery).
+    The event (``document.decided``, ``document.reviewed``, ``document.failed``,
+    ``case.decided``) and the delivery's id (the same on every retry and redrive of one delivery).
 """
 
 from __future__ import annotations
@@ -54,23 +54,27 @@ def verify(
     *,
     secret: str,
     body: bytes,
-    signature: str,
-    timestamp: str | None = None,
-    timestamped_signature: str | None = None,
+    signature: str | None,
+    timestamp: str | None,
+    timestamped_signature: str | None,
     tolerance_s: int = DEFAULT_TOLERANCE_S,
     now: float | None = None,
 ) -> bool:
-    """What a receiver does (written for receivers to copy): the body's signature must match and,
-    when the timestamp headers are given, the timestamped signature too, within ``tolerance_s``."""
+    """What a receiver does (written for receivers to copy): pass the three headers as received
+    (``None`` for one that is missing). True only when the body's signature matches, the
+    timestamp is within ``tolerance_s`` of now, and the timestamped signature binds that timestamp
+    to this body: a request missing any of them is refused, since a signature without its time
+    could be a recorded delivery sent again (a replay). Remember ``X-DocIntel-Delivery`` ids too:
+    a retry of a delivery you already processed carries the same id."""
+    if not signature or not timestamp or not timestamped_signature:
+        return False
     if not hmac.compare_digest(signature, sign(secret=secret, body=body)):
         return False
-    if timestamp is None and timestamped_signature is None:
-        return True
     try:
-        sent = int(timestamp or "")
+        sent = int(timestamp)
     except ValueError:
         return False
     if abs((time.time() if now is None else now) - sent) > tolerance_s:
         return False
     expected = sign_timestamped(secret=secret, body=body, timestamp=sent)
-    return hmac.compare_digest(timestamped_signature or "", expected)
+    return hmac.compare_digest(timestamped_signature, expected)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import env_bool, env_float, env_int, env_list, env_optional, env_path, env_str
+from config.env import env_bool, env_float, env_int, env_json, env_list, env_optional, env_path, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = env_path("DOCINTEL_VAR_DIR", BASE_DIR / "var")
@@ -24,6 +24,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "apps.tenants",
+    "apps.accounts",  # logins: client address, throttle, idle sessions, single sign-on
     "apps.audit",
     "apps.documents",
     "apps.extraction",
@@ -55,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.accounts.idle_sessions.IdleSessionTimeoutMiddleware",  # DOCINTEL_SESSION_IDLE_TIMEOUT_S
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: answers a locked-out login attempt.
@@ -101,17 +103,50 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-# Login brute force: after DOCINTEL_LOGIN_FAILURE_LIMIT failed logins for one user name from one
-# address, that pair is locked out for DOCINTEL_LOGIN_COOLOFF_S (429); a success resets the count.
+# Logins (apps/accounts, docs/security.md#logins). django-axes locks a user name out after
+# DOCINTEL_LOGIN_FAILURE_LIMIT failed logins from any address, and an address out after its failures
+# name DOCINTEL_LOGIN_SPRAY_LIMIT user names (password spraying), both for DOCINTEL_LOGIN_COOLOFF_S
+# (429); a success resets the user name's count. The address is the client's, read from
+# X-Forwarded-For only behind the proxies of DOCINTEL_TRUSTED_PROXIES (addresses or CIDR blocks).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    "apps.accounts.sso.SsoBackend",  # inert until DOCINTEL_OIDC_CLIENT_ID is set
 ]
+AXES_HANDLER = "apps.accounts.login_throttle.LoginThrottleHandler"
 AXES_FAILURE_LIMIT = env_int("DOCINTEL_LOGIN_FAILURE_LIMIT", 5)
+DOCINTEL_LOGIN_SPRAY_LIMIT = env_int("DOCINTEL_LOGIN_SPRAY_LIMIT", 10)
 AXES_COOLOFF_TIME = dt.timedelta(seconds=env_int("DOCINTEL_LOGIN_COOLOFF_S", 15 * 60))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username"]
+# axes.W006 asks for "ip_address" above, which would lock a whole office's address after a few
+# typos; the address is throttled by distinct user names instead (apps/accounts/login_throttle.py).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False  # its log lines name the user name tried, which may be a person's e-mail
+DOCINTEL_TRUSTED_PROXIES = env_list("DOCINTEL_TRUSTED_PROXIES", [])
+AXES_CLIENT_IP_CALLABLE = "apps.accounts.client_address.client_ip"
+# A signed-in session ends after this long without a request (0: never; apps/accounts/idle_sessions.py).
+DOCINTEL_SESSION_IDLE_TIMEOUT_S = env_int("DOCINTEL_SESSION_IDLE_TIMEOUT_S", 30 * 60)
+# Single sign-on through OpenID Connect (mozilla-django-oidc; apps/accounts/sso.py), off until
+# DOCINTEL_OIDC_CLIENT_ID is set. The endpoints are the provider's discovery document's
+# (<issuer>/.well-known/openid-configuration); DOCINTEL_OIDC_GROUP_ROLES maps the groups claim to
+# tenant roles, as JSON: {"group": {"tenant": "Acme Bank", "role": "operator"}} (or a list of those).
+OIDC_RP_CLIENT_ID = env_str("DOCINTEL_OIDC_CLIENT_ID", "")
+OIDC_RP_CLIENT_SECRET = env_str("DOCINTEL_OIDC_CLIENT_SECRET", "")
+DOCINTEL_OIDC_ISSUER = env_str("DOCINTEL_OIDC_ISSUER", "")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env_str("DOCINTEL_OIDC_AUTHORIZATION_ENDPOINT", "")
+OIDC_OP_TOKEN_ENDPOINT = env_str("DOCINTEL_OIDC_TOKEN_ENDPOINT", "")
+OIDC_OP_USER_ENDPOINT = env_str("DOCINTEL_OIDC_USERINFO_ENDPOINT", "")
+OIDC_OP_JWKS_ENDPOINT = env_str("DOCINTEL_OIDC_JWKS_ENDPOINT", "")
+OIDC_RP_SIGN_ALGO = env_str("DOCINTEL_OIDC_SIGN_ALGO", "RS256")
+OIDC_RP_SCOPES = env_str("DOCINTEL_OIDC_SCOPES", "openid email profile")
+OIDC_USE_PKCE = True
+OIDC_TIMEOUT = 10  # seconds, each call to the provider
+OIDC_AUTHENTICATION_CALLBACK_URL = "oidc_authentication_callback"
+LOGIN_REDIRECT_URL_FAILURE = "/login/?sso=refused"
+DOCINTEL_OIDC_PROVIDER_NAME = env_str("DOCINTEL_OIDC_PROVIDER_NAME", "single sign-on")
+DOCINTEL_OIDC_GROUPS_CLAIM = env_str("DOCINTEL_OIDC_GROUPS_CLAIM", "groups")
+DOCINTEL_OIDC_GROUP_ROLES = env_json("DOCINTEL_OIDC_GROUP_ROLES", {})
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ingestion:document_list"
 LOGOUT_REDIRECT_URL = "login"
@@ -180,14 +215,19 @@ DOCINTEL_PDF_SANDBOX_CPU_S = env_int("DOCINTEL_PDF_SANDBOX_CPU_S", 120)
 DOCINTEL_ENGINE = env_str("DOCINTEL_ENGINE", "triton")
 DOCINTEL_TRITON_URL = env_str("DOCINTEL_TRITON_URL", "127.0.0.1:8101")
 DOCINTEL_TRITON_TIMEOUT_S = env_float("DOCINTEL_TRITON_TIMEOUT_S", 30.0)
-# Triton unavailable: the dispatcher retries a document up to DOCINTEL_TRITON_RETRIES times, waiting
-# base x 2^n s (capped, with jitter); the whole budget stays below the broker's visibility timeout
-# (tests/reliability). A per-process circuit breaker (media/circuit_breaker.py) stops sending after
+# Triton unavailable: the dispatcher calls again up to DOCINTEL_TRITON_RETRIES times a message, waiting
+# base x 2^n s (capped, with jitter; one message's budget stays below the broker's visibility timeout,
+# tests/reliability), then sends the document again while the outage lasts. A per-process circuit breaker (media/circuit_breaker.py) stops sending after
 # DOCINTEL_TRITON_BREAKER_FAILURES consecutive failures, for DOCINTEL_TRITON_BREAKER_COOLDOWN_S
 # (read by media.triton_client from the environment).
 DOCINTEL_TRITON_RETRIES = env_int("DOCINTEL_TRITON_RETRIES", 8)
 DOCINTEL_TRITON_RETRY_BASE_S = env_float("DOCINTEL_TRITON_RETRY_BASE_S", 2.0)
 DOCINTEL_TRITON_RETRY_MAX_S = env_float("DOCINTEL_TRITON_RETRY_MAX_S", 60.0)
+# An outage (Triton, the model engine, the database, a master key this process does not hold yet) is
+# never the document's failure: it waits, its attempts given back, retried with the backoff above,
+# for this long after it began waiting; then it fails with unavailable_timeout
+# (apps.documents.unavailability).
+DOCINTEL_UNAVAILABLE_WINDOW_S = env_int("DOCINTEL_UNAVAILABLE_WINDOW_S", 24 * 3600)
 # The Triton model documents go to (the doc_pipeline contract, §3.5): doc_pipeline, or the null and
 # sim_gpu models of model_repo/ for benchmarks. The launcher loads DOCINTEL_TRITON_MODELS.
 DOCINTEL_TRITON_MODEL = env_str("DOCINTEL_TRITON_MODEL", "doc_pipeline")
@@ -233,10 +273,12 @@ DOCINTEL_BATCH_MAX_FILES = env_int("DOCINTEL_BATCH_MAX_FILES", 100)
 DOCINTEL_PREPARE_BATCH = env_int("DOCINTEL_PREPARE_BATCH", 32)
 DOCINTEL_BATCH_MAX_BYTES = env_int("DOCINTEL_BATCH_MAX_BYTES", 200 * 1024 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FILES = DOCINTEL_BATCH_MAX_FILES
-# Webhooks: POST to a document's callback_url, signed with the tenant's secret; a failure is retried
-# with exponential backoff (base x 2^n, capped, with jitter) up to DOCINTEL_WEBHOOK_MAX_ATTEMPTS.
+# Webhooks: POST to a document's callback_url, signed with the tenant's secret, each attempt bounded
+# in total (DNS, connect, TLS, send, read) by the timeout; a failure is retried with exponential
+# backoff (base x 2^n, capped, with jitter) for the retry window, then kept as a dead letter of its
+# tenant until redriven (docs/webhooks.md).
 DOCINTEL_WEBHOOK_TIMEOUT_S = env_float("DOCINTEL_WEBHOOK_TIMEOUT_S", 10.0)
-DOCINTEL_WEBHOOK_MAX_ATTEMPTS = env_int("DOCINTEL_WEBHOOK_MAX_ATTEMPTS", 8)
+DOCINTEL_WEBHOOK_RETRY_WINDOW_S = env_float("DOCINTEL_WEBHOOK_RETRY_WINDOW_S", 24 * 3600.0)
 DOCINTEL_WEBHOOK_BACKOFF_S = env_float("DOCINTEL_WEBHOOK_BACKOFF_S", 5.0)
 DOCINTEL_WEBHOOK_BACKOFF_MAX_S = env_float("DOCINTEL_WEBHOOK_BACKOFF_MAX_S", 3600.0)
 # Server-side request forgery guard (apps/webhooks/destinations.py): callbacks go to public
@@ -254,14 +296,15 @@ REST_FRAMEWORK = {
         "apps.api.authentication.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["apps.api.authentication.ActsForTenant"],
+    # one table says which role or key scope each operation needs (apps/api/permissions.py)
+    "DEFAULT_PERMISSION_CLASSES": ["apps.api.permissions.RoleOrScope"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.api.throttling.ApiKeyRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api.negotiation.LenientContentNegotiation",
     "DEFAULT_METADATA_CLASS": None,  # OPTIONS answers 405: the schema describes the API
     "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apps.api.schema.AccessAutoSchema",  # + each operation's role and scope
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -297,8 +340,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # (apps.observability.celery_signals).
 CELERY_DB_REUSE_MAX = env_int("DOCINTEL_CELERY_DB_REUSE_MAX", 1000)
 CELERY_TASK_DEFAULT_QUEUE = env_str("DOCINTEL_CELERY_QUEUE", "docintel")
-# Webhook deliveries have their own queue, so a slow receiver never holds up documents; a worker
-# consumes both (`-Q docintel,docintel-webhooks`).
+# Webhook deliveries have their own queue and their own worker (`make up`, deploy/k8s), so a slow
+# receiver never holds up documents.
 DOCINTEL_WEBHOOK_QUEUE = env_str("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
 # One queue per stage (ARCHITECTURE §5), each scaled on its own workers: preparation and the cheap
 # steps on the default queue (CPU workers), inference on its own (the dispatcher,
@@ -344,11 +387,17 @@ LOGGING = {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
         "json": {"()": "apps.observability.logging.JsonFormatter"},
     },
+    # request lines keep their paths only: queries hold export links' signatures and searches
+    "filters": {"paths_only": {"()": "apps.observability.logging.PathsOnlyFilter"}},
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": env_str("DOCINTEL_LOG_FORMAT", "json")}
     },
     "root": {"handlers": ["stderr"], "level": env_str("DOCINTEL_LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # the development server's request lines (`make up`); gunicorn's: config/gunicorn.py
+        "django.server": {"handlers": ["stderr"], "filters": ["paths_only"], "propagate": False},
+    },
 }
 
 # Uploads stay in memory: Django's default spools large files to a plaintext temporary file,

@@ -1,5 +1,10 @@
-"""Production: every secret from the environment; refuse to start without them."""
+"""Production, the default of every entry point (manage.py, WSGI, Celery, the image): every secret
+from the environment, and no start without them. Development is opt-in
+(``DJANGO_SETTINGS_MODULE=config.settings.dev``), so a process that was told nothing never runs
+with DEBUG on, a known secret key (forgeable signed links) or a master key made beside the blobs."""
 
+import base64
+import binascii
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -7,10 +12,28 @@ from django.core.exceptions import ImproperlyConfigured
 from config.env import env_bool, env_int
 from config.settings.base import *  # noqa: F403
 
+# DOCINTEL_METRICS_TOKEN: /metrics (queue depths, documents by status and tenant) is served by the
+# same web server as the pages; without a token anyone who reaches the ingress could read it.
+REQUIRED = ("DJANGO_SECRET_KEY", "DATABASE_URL", "DOCINTEL_MASTER_KEY", "DOCINTEL_METRICS_TOKEN")
+# The secret key the code falls back to when none is set: public, so never a production one.
+KNOWN_SECRET_KEYS = frozenset({"insecure-development-key-change-me"})
+
 DEBUG = False
-for _required in ("DJANGO_SECRET_KEY", "DATABASE_URL", "DOCINTEL_MASTER_KEY"):
-    if not os.environ.get(_required):
-        raise ImproperlyConfigured(f"{_required} must be set in production")
+_missing = [name for name in REQUIRED if not os.environ.get(name, "").strip()]
+if _missing:
+    raise ImproperlyConfigured(
+        f"{', '.join(_missing)} must be set in production (config.settings.prod, the default "
+        "settings); on a development machine set DJANGO_SETTINGS_MODULE=config.settings.dev"
+    )
+if SECRET_KEY in KNOWN_SECRET_KEYS:  # noqa: F405
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY is the development key: set a secret one in production")
+try:
+    _master_key = base64.b64decode(DOCINTEL_MASTER_KEY or "", validate=True)  # noqa: F405
+except binascii.Error:
+    _master_key = b""
+if len(_master_key) != 32:
+    raise ImproperlyConfigured("DOCINTEL_MASTER_KEY must be 32 random bytes, base64-encoded")
+del _master_key
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True

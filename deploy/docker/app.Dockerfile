@@ -10,6 +10,10 @@
 # that the package list is the Makefile's.
 FROM python:3.11.13-slim-bookworm
 ENV DEBIAN_FRONTEND=noninteractive PIP_NO_CACHE_DIR=1 PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# Production settings, which refuse to start without DJANGO_SECRET_KEY, DATABASE_URL,
+# DOCINTEL_MASTER_KEY and DOCINTEL_METRICS_TOKEN (the Secret docintel-secrets); the code defaults to
+# them too, so nothing run from this image starts with DEBUG on or a known key.
+ENV DJANGO_SETTINGS_MODULE=config.settings.prod
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libgl1 libglib2.0-0 \
@@ -25,4 +29,4 @@ RUN python3 -m pip install . "gunicorn==27.0.1" \
     && mkdir -p /opt/docintel/var && chown docintel /opt/docintel/var
 USER docintel
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000"]
+CMD ["gunicorn", "config.wsgi:application", "--config", "python:config.gunicorn", "--bind", "0.0.0.0:8000"]

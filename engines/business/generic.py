@@ -10,6 +10,10 @@ line, else to its right, else below it), parsed by the field's format.
 It knows nothing of the document's layout, so its confidences are lowered (``GENERIC_FACTOR``)
 and the result carries a ``generic_reader`` check saying which reader made it: a first reading for
 a person to confirm, until a calibration map for the type says otherwise.
+
+Every regular expression made of what the tenant wrote — the code patterns, the label phrases,
+the enum values — is matched by RE2 on bounded text (``engines.tenant_patterns``): this runs in
+the shared pipeline, where a backtracking match would stall every tenant.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from engines.business.labels import LabelHit
 from engines.custom_types import CustomField, CustomSchema
 from engines.knowledge import KNOWLEDGE
 from engines.layout import PageText
+from engines.tenant_patterns import PatternRefused, TokenFinder, code_finder, escape, token_finder
 from engines.types import Check, Extracted, FieldResult
 from engines.validators import detect_currency, fold
 
@@ -59,15 +64,18 @@ _PHRASE_SPLIT = re.compile(
 @dataclass(frozen=True)
 class _Phrase:
     field: str
-    regex: re.Pattern[str]
+    regex: TokenFinder
     weight: float
 
 
-def _phrase_regex(phrase: str) -> re.Pattern[str] | None:
-    words = [re.escape(w) for w in re.split(r"[\s_\-.:]+", fold(phrase)) if w]
+def _phrase_regex(phrase: str) -> TokenFinder | None:
+    """The phrase's words, in order, with any separators between, in folded text: not inside a
+    longer word or number before it, not followed by a letter."""
+    words = [w for w in re.split(r"[\s_\-.:]+", fold(phrase)) if w]
     if not words:
         return None
-    return re.compile(r"(?<![a-z0-9])" + r"[\s.:_\-/]*".join(words) + r"(?![a-z])")
+    body = r"[\s.:_\-/]*".join(escape(w) for w in words)
+    return token_finder(body, before="a-z0-9", after="a-z", literal=words[0])
 
 
 def label_phrases(custom: CustomSchema) -> list[_Phrase]:
@@ -89,26 +97,33 @@ def label_phrases(custom: CustomSchema) -> list[_Phrase]:
     return out
 
 
-def _cut_at_other_labels(parse: Parser, others: Sequence[re.Pattern[str]]) -> Parser:
+def _cut_at_other_labels(parse: Parser, others: Sequence[TokenFinder]) -> Parser:
     """The parser on the text up to the next field's label ("Gross 3500.00  Net 2800.00")."""
 
     def cut(text: str) -> Parsed | None:
         folded = fold(text)
-        starts = [m.start() for regex in others if (m := regex.search(folded)) and m.start() > 0]
+        starts = [span[0] for regex in others if (span := regex.search(folded)) and span[0] > 0]
         return parse(text[: min(starts)] if starts else text)
 
     return cut
 
 
+def _nothing(text: str) -> Parsed | None:
+    return None
+
+
 def _code_parser(pattern: str) -> Parser:
-    inner = pattern.removeprefix("^").removesuffix("$")
-    regex = re.compile(rf"(?<![A-Za-z0-9])(?:{inner})(?![A-Za-z0-9])")
+    try:
+        finder = code_finder(pattern)
+    except PatternRefused:  # a type stored before RE2 checked its patterns: never run by re
+        return _nothing
 
     def parse(text: str) -> Parsed | None:
-        match = regex.search(text)
-        if match is None:
+        span = finder.search(text)
+        if span is None:
             return None
-        return Parsed(match.group(), match.group(), match.start(), match.end())
+        start, end = span
+        return Parsed(text[start:end], text[start:end], start, end)
 
     return parse
 
@@ -120,9 +135,9 @@ def _enum_parser(values: Sequence[str]) -> Parser:
         folded = fold(text)
         for value in choices:
             regex = _phrase_regex(value)
-            match = regex.search(folded) if regex is not None else None
-            if match is not None:
-                return Parsed(value, value, match.start(), match.end())
+            span = regex.search(folded) if regex is not None else None
+            if span is not None:
+                return Parsed(value, value, span[0], span[1])
         return None
 
     return parse
@@ -170,8 +185,8 @@ def _hits(
         for line in index.page.lines:
             folded = fold(line.text)
             for phrase in phrases:
-                for match in phrase.regex.finditer(folded):
-                    hit = LabelHit(f"custom:{phrase.field}", line, match.start(), match.end())
+                for start, end in phrase.regex.finditer(folded):
+                    hit = LabelHit(f"custom:{phrase.field}", line, start, end)
                     found.setdefault(phrase.field, []).append((hit, phrase.weight, order))
                     order += 1
     return {

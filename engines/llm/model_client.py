@@ -11,7 +11,8 @@ Both take a :class:`ModelRequest` and return a :class:`engines.llm.pipeline.Gene
 per-token log-probabilities and character spans, and the engine's token counts), so everything the
 pipeline decides is independent of the engine. A call that cannot be answered *now* (the engine
 is down, overloaded or slow) raises :class:`ModelUnavailable`: the document waits and is retried,
-it never fails for it.
+it never fails for it; an engine that fails the call itself (HTTP 500) raises :class:`ModelFailed`,
+retried as well, within the document's attempts.
 
 Settings come from the server's environment (the stub inherits it), with the config.pbtxt
 parameters as defaults; :meth:`ModelSettings.from_sources` merges them once at load.
@@ -38,6 +39,13 @@ EXTRACT_IMAGE_TOKENS = 1120
 
 class ModelUnavailable(Exception):
     """The model could not answer now (down, overloaded, timed out): retry the document later."""
+
+
+class ModelFailed(Exception):
+    """The engine answered this call with a server error (HTTP 500): perhaps this very request
+    breaks it. Retried like an unavailable engine, but the document's attempts pay for it
+    (``doc_pipeline`` answers INTERNAL, not UNAVAILABLE), so a document that breaks the engine
+    every time still ends instead of being retried for the whole unavailability window."""
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,13 @@ sampled tokens' log-probabilities with ``logprobs: true``, and the page budget p
 One :class:`OpenAIBackend` per ``doc_pipeline`` instance: one pooled HTTP client (keep-alive
 connections up to the in-flight limit), a semaphore holding calls to ``max_in_flight`` (sized to
 the engine's batch, so the engine queues nothing we could not see), a timeout per call, and
-retries with capped exponential backoff on 429, 503 and connection errors for up to ``wait_s``:
-then :class:`ModelUnavailable`, and the worker retries the document later. Any other HTTP error
-server error is retried by the worker too; a 4xx other than 429 is the engine refusing this very
-request (a prompt longer than its context, a schema it cannot compile): the document fails with
-``model_request_refused``, since asking again cannot help.
+retries with capped exponential backoff on 429, 502, 503, 504 and connection errors for up to
+``wait_s``: then :class:`ModelUnavailable`, and the worker waits the outage out (the document's
+attempts are not spent). Any other server error (a 500) is :class:`ModelFailed`: retried by the
+worker too, but within the document's attempts, as it may be this request that breaks the engine.
+A 4xx other than 429 is the engine refusing this very request (a prompt longer than its context, a
+schema it cannot compile): the document fails with ``model_request_refused``, since asking again
+cannot help.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 import httpx
 
 from engines.llm.alignment import token_spans
-from engines.llm.model_client import ModelRequest, ModelSettings, ModelUnavailable
+from engines.llm.model_client import ModelFailed, ModelRequest, ModelSettings, ModelUnavailable
 from engines.llm.pipeline import Generation
 from engines.types import EngineError
 
@@ -122,7 +124,7 @@ class OpenAIBackend:
                         f"the model engine refused the call (HTTP {response.status_code})",
                     )
                 if response.status_code not in RETRY_STATUSES:
-                    raise ModelUnavailable(f"the engine failed the call (HTTP {response.status_code})")
+                    raise ModelFailed(f"the engine failed the call (HTTP {response.status_code})")
                 reason = f"HTTP {response.status_code}"
             pause = min(self.settings.retry_max_s, self.settings.retry_base_s * 2**attempt)
             pause *= 0.5 + random.random() / 2  # jitter: documents waiting together do not retry together

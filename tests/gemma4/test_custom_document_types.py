@@ -86,7 +86,9 @@ def test_a_payslip_defined_through_the_api_is_read_by_the_model(tenant, celery_w
     from apps.tenants.services import api_key_create
 
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='g4').raw_key}")
+    api.credentials(
+        HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='g4', scopes=['all']).raw_key}"
+    )
     body = {"name": "payslip", "description": "A monthly payslip", "schema": PAYSLIP_SCHEMA}
     assert api.post("/api/v1/document-types", body, format="json").status_code == 201
     handle = io.BytesIO(payslip_pdf())
@@ -135,7 +137,9 @@ def test_an_upload_without_a_type_is_classified_among_the_tenants_types(tenant, 
     from engines.spec import FIELDS
 
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='g4c').raw_key}")
+    api.credentials(
+        HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='g4c', scopes=['all']).raw_key}"
+    )
     body = {"name": "payslip", "description": "A monthly payslip", "schema": PAYSLIP_SCHEMA}
     assert api.post("/api/v1/document-types", body, format="json").status_code == 201
     handle = io.BytesIO(payslip_pdf(seed="classified"))

@@ -58,7 +58,9 @@ def _uploads_stay_queued():
 def api_headers(tenant):
     from apps.tenants.services import api_key_create
 
-    return {"Authorization": f"Api-Key {api_key_create(tenant=tenant, name='schemathesis').raw_key}"}
+    return {
+        "Authorization": f"Api-Key {api_key_create(tenant=tenant, name='schemathesis', scopes=['all']).raw_key}"
+    }
 
 
 @schema.parametrize()

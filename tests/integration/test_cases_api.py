@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from apps.cases.models import CasePolicy
+from apps.tenants.webhook_secrets import webhook_secret_of
 from apps.webhooks import signing
 from tests.integration.test_api import IN_FLIGHT, TRUTH, Receiver, _client, _file, _poll
 
@@ -81,7 +82,10 @@ def test_a_case_from_three_files_is_read_checked_decided_and_sent(worker, tenant
     headers, body = receiver.received[-1]
     assert headers["X-DocIntel-Event"] == "case.decided"
     tenant.refresh_from_db()
-    assert signing.verify(secret=tenant.webhook_secret, body=body, signature=headers["X-DocIntel-Signature"])
+    assert signing.verify(
+        secret=webhook_secret_of(tenant=tenant), body=body, signature=headers["X-DocIntel-Signature"],
+        timestamp=headers["X-DocIntel-Timestamp"], timestamped_signature=headers["X-DocIntel-Signature-Timestamped"],
+    )  # fmt: skip
     assert json.loads(body)["decision_rule"] == "proof_of_address_recent"
 
 

@@ -28,7 +28,9 @@ def _client(tenant) -> APIClient:
     from apps.tenants.services import api_key_create
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='it').raw_key}")
+    client.credentials(
+        HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='it', scopes=['all']).raw_key}"
+    )
     return client
 
 

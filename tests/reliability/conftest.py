@@ -210,15 +210,19 @@ class FaultStack:
     redis_url: str
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     starts: int = 0
+    # the queues the worker consumes, by the variable naming each (the inference queue too where no
+    # dispatcher runs: the Celery ``infer`` task, one blocking call at a time)
+    worker_queues: tuple[str, ...] = ("DOCINTEL_CELERY_QUEUE", "DOCINTEL_WEBHOOK_QUEUE")
+    worker_threads: int = 2
 
     def _command(self, name: str) -> list[str]:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         if name == "beat":  # its own process, as deployed: killing a worker leaves the schedule running
             return [*celery, "beat", "--loglevel", "INFO", "-s", str(self.folder / "beat-schedule")]
         if name == "worker":
-            queues = ",".join([self.env["DOCINTEL_CELERY_QUEUE"], self.env["DOCINTEL_WEBHOOK_QUEUE"]])
+            queues = ",".join(self.env[variable] for variable in self.worker_queues)
             return [
-                *celery, "worker", "--pool", "threads", "--concurrency", "2", "-Q", queues,
+                *celery, "worker", "--pool", "threads", "--concurrency", str(self.worker_threads), "-Q", queues,
                 "-n", f"rel-{self.starts}@%h", "--without-gossip", "--without-mingle",
                 "--without-heartbeat", "--loglevel", "INFO",
             ]  # fmt: skip

@@ -2,6 +2,12 @@
 pages, each uploaded through the ordinary upload service; the cut is recorded as a
 :class:`~apps.cases.models.CasePacket` once the case exists.
 
+Two steps, so the expensive one holds no lock: :func:`upload_prepare` reads, checks (the PDF
+sandbox) and cuts a file — a packet's pages rendered and OCR'd, its parts cut out and checked —
+before any transaction; :func:`upload_store` then only writes, in the caller's short transaction,
+whose first audited write takes the audit chain's global lock (``apps.audit.services``) until it
+commits. Every tenant's audited writes wait on that lock, so it must never wait on OCR.
+
 The same packet again (same SHA-256, same tenant) is the documents it was cut into before, as the
 same bytes are the same document for ``/documents``: re-runs cost nothing, and another applicant
 sending the same packet meets the duplicate-file check.
@@ -11,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -19,7 +26,7 @@ from django.conf import settings
 
 from apps.audit.services import audit_record
 from apps.cases.models import Case, CasePacket
-from apps.cases.packets.reading import packet_pages, page_guesses, worth_examining
+from apps.cases.packets.reading import PDF, packet_pages, page_guesses, worth_examining
 from apps.cases.packets.split import PageGuess, PageRange, range_type, split_ranges
 from apps.documents.models import Document
 from apps.documents.services import document_upload, upload_validate
@@ -47,13 +54,36 @@ class StoredUpload:
     cut: PacketCut | None = None
 
 
+@dataclass(frozen=True)
+class PreparedPart:
+    """One range of a packet's pages, cut out and checked as an upload of its own."""
+
+    content: bytes
+    mime_type: str
+    page_range: PageRange
+    document_type: str
+
+
+@dataclass(frozen=True)
+class PreparedUpload:
+    """A submitted file read and checked before the transaction that stores it: its MIME type as
+    the upload checks answered it, and for a packet its parts (none: it is stored whole)."""
+
+    original_name: str
+    content: bytes
+    mime_type: str
+    sha256: str
+    parts: tuple[PreparedPart, ...] = ()
+    pages: tuple[PageGuess, ...] = ()
+
+
 def part_name(original_name: str, page_range: PageRange) -> str:
     first, last = page_range
     pages = f"page {first}" if first == last else f"pages {first}-{last}"
     return f"{PurePath(original_name or 'packet.pdf').stem} ({pages}).pdf"
 
 
-def pages_json(guesses: list[PageGuess]) -> list[dict[str, Any]]:
+def pages_json(guesses: Sequence[PageGuess]) -> list[dict[str, Any]]:
     return [
         {
             "page": g.page,
@@ -65,28 +95,40 @@ def pages_json(guesses: list[PageGuess]) -> list[dict[str, Any]]:
     ]
 
 
+def parts_prepare(
+    *, contents: Sequence[bytes], ranges: Sequence[PageRange], types: Sequence[str]
+) -> tuple[PreparedPart, ...]:
+    """The cut-out PDFs checked as uploads (``UploadRejectedError`` for one that cannot be a
+    document); call it outside any transaction: each check opens the PDF in the sandbox."""
+    return tuple(
+        PreparedPart(content, upload_validate(content), page_range, document_type)
+        for content, page_range, document_type in zip(contents, ranges, types, strict=True)
+    )
+
+
 def parts_upload(
-    *, tenant: Tenant, original_name: str, contents: list[bytes], ranges: list[PageRange], types: list[str]
+    *, tenant: Tenant, original_name: str, parts: Sequence[PreparedPart]
 ) -> tuple[list[Document], list[dict[str, Any]]]:
-    """Each cut-out PDF uploaded as a document; the parts' records."""
-    documents, parts = [], []
-    for content, page_range, document_type in zip(contents, ranges, types, strict=True):
+    """Each prepared part stored as a document (writes only); the parts' records."""
+    documents, records = [], []
+    for part in parts:
         document = document_upload(
             tenant=tenant,
-            content=content,
-            original_name=part_name(original_name, page_range),
+            content=part.content,
+            original_name=part_name(original_name, part.page_range),
             uploaded_by=None,
+            checked_mime_type=part.mime_type,
         ).document
         documents.append(document)
-        parts.append(
+        records.append(
             {
-                "first": page_range[0],
-                "last": page_range[1],
-                "document_type": document_type,
+                "first": part.page_range[0],
+                "last": part.page_range[1],
+                "document_type": part.document_type,
                 "document_id": str(document.pk),
             }
         )
-    return documents, parts
+    return documents, records
 
 
 def _known_packet(tenant: Tenant, sha256: str) -> PacketCut | None:
@@ -100,41 +142,59 @@ def _known_packet(tenant: Tenant, sha256: str) -> PacketCut | None:
     return PacketCut(sha256, earlier.original_name, earlier.page_count, earlier.pages, earlier.parts)
 
 
-def upload_store(*, tenant: Tenant, content: bytes, original_name: str) -> StoredUpload:
-    """``content`` as its documents: one, or one per document of a packet (with the cut)."""
+def upload_prepare(*, tenant: Tenant, content: bytes, original_name: str) -> PreparedUpload:
+    """``content`` checked (``UploadRejectedError`` saying why it cannot be stored) and, when it
+    is a packet the tenant has not sent before, cut into its parts. Slow — the sandbox, rendering
+    and OCR of every page — so it runs before the transaction that stores it."""
     mime_type = upload_validate(content)
     sha256 = hashlib.sha256(content).hexdigest()
-    known = _known_packet(tenant, sha256) if mime_type == "application/pdf" else None
+    whole = PreparedUpload(original_name, content, mime_type, sha256)
+    if mime_type != PDF or _known_packet(tenant, sha256) is not None:
+        return whole
+    if not worth_examining(content, mime_type):
+        return whole
+    try:
+        guesses = page_guesses(packet_pages(content, max_pages=int(settings.DOCINTEL_MAX_PAGES)))
+        ranges = split_ranges(guesses)
+        if len(ranges) < 2:
+            return whole
+        contents = regroup_sandboxed([content], ranges)
+    except EngineError as exc:  # the pipeline reads it whole and says why it cannot
+        logger.info("packet not examined (%s): uploaded whole", exc.code)
+        return whole
+    types = [range_type(guesses, r) for r in ranges]
+    parts = parts_prepare(contents=contents, ranges=ranges, types=types)
+    return PreparedUpload(original_name, content, mime_type, sha256, parts, tuple(guesses))
+
+
+def upload_store(*, tenant: Tenant, prepared: PreparedUpload) -> StoredUpload:
+    """The prepared file as its documents: one, or one per part of a packet (with the cut).
+    Writes only — rows, encrypted blobs, audit events — for the caller's transaction."""
+    known = _known_packet(tenant, prepared.sha256) if prepared.mime_type == PDF else None
     if known is not None:
         ids = [str(p["document_id"]) for p in known.parts]
         found = {str(d.pk): d for d in Document.objects.filter(pk__in=ids)}
         return StoredUpload([found[i] for i in ids], known)
-    cut = _cut(tenant, content, original_name, sha256) if worth_examining(content, mime_type) else None
-    if cut is not None:
-        return cut
-    whole = document_upload(tenant=tenant, content=content, original_name=original_name, uploaded_by=None)
-    return StoredUpload([whole.document])
-
-
-def _cut(tenant: Tenant, content: bytes, original_name: str, sha256: str) -> StoredUpload | None:
-    """The packet's documents, or None when it is one document (or cannot be read here: the
-    pipeline then reads it whole and says why it cannot)."""
-    try:
-        pages = packet_pages(content, max_pages=int(settings.DOCINTEL_MAX_PAGES))
-        guesses = page_guesses(pages)
-        ranges = split_ranges(guesses)
-        if len(ranges) < 2:
-            return None
-        contents = regroup_sandboxed([content], ranges)
-    except EngineError as exc:
-        logger.info("packet not examined (%s): uploaded whole", exc.code)
-        return None
-    types = [range_type(guesses, r) for r in ranges]
-    documents, parts = parts_upload(
-        tenant=tenant, original_name=original_name, contents=contents, ranges=ranges, types=types
+    if prepared.parts:
+        documents, records = parts_upload(
+            tenant=tenant, original_name=prepared.original_name, parts=prepared.parts
+        )
+        cut = PacketCut(
+            prepared.sha256,
+            prepared.original_name[:255],
+            len(prepared.pages),
+            pages_json(prepared.pages),
+            records,
+        )
+        return StoredUpload(documents, cut)
+    whole = document_upload(
+        tenant=tenant,
+        content=prepared.content,
+        original_name=prepared.original_name,
+        uploaded_by=None,
+        checked_mime_type=prepared.mime_type,
     )
-    cut = PacketCut(sha256, original_name[:255], len(guesses), pages_json(guesses), parts)
-    return StoredUpload(documents, cut)
+    return StoredUpload([whole.document])
 
 
 def packet_record(*, case: Case, cut: PacketCut) -> CasePacket:

@@ -19,8 +19,9 @@ many calls the engine sees at once. Everything decided about what the model wrot
 which schema, which value at which confidence, which checks — is ``engines.llm.pipeline``.
 
 Errors: the document's fault -> INVALID_ARG ``"<code>: <message>"`` as on CPU; an engine that is
-down or slow past ``wait_s`` -> UNAVAILABLE (the worker retries the document; it waits, it does not
-fail); anything else -> INTERNAL. Logs carry codes, counts and timings only.
+down or slow past ``wait_s`` -> UNAVAILABLE ``"model_unavailable: …"`` (the worker waits the outage
+out: the document neither fails nor spends its attempts); the engine failing a call (HTTP 500) ->
+INTERNAL without a code (retried within the document's attempts); anything else -> INTERNAL. Logs carry codes, counts and timings only.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from engines.custom_types import TypeCandidate
 from engines.llm import pipeline
 from engines.llm.model_client import (
     ModelBackend,
+    ModelFailed,
     ModelRequest,
     ModelSettings,
     ModelUnavailable,
@@ -265,6 +267,12 @@ class TritonPythonModel:
         except ModelUnavailable as error:
             document.error = pb_utils.TritonError(
                 f"model_unavailable: {error}", pb_utils.TritonError.UNAVAILABLE
+            )
+        except ModelFailed as error:
+            # no "<code>: " prefix: the client retries it within the document's attempts, neither
+            # waits it out as an outage nor takes it for the engine's verdict on the document
+            document.error = pb_utils.TritonError(
+                f"the model engine failed ({error})", pb_utils.TritonError.INTERNAL
             )
         except Exception as error:
             self.logger.log_error(f"doc_pipeline (gemma4): {type(error).__name__} in a step")

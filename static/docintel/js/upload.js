@@ -183,7 +183,9 @@ function enhance(form) {
       row.classList.add("is-duplicate");
       row.dataset.duplicate = "true";
       const when = new Date(doc.uploaded_at).toLocaleString();
-      row.dataset.note = `Already uploaded as ${doc.existing_file} (${when}); not stored again`;
+      row.dataset.note = doc.reprocessed
+        ? `Already uploaded as ${doc.existing_file} (${when}); it had failed, so it is processed again`
+        : `Already uploaded as ${doc.existing_file} (${when}); not stored again`;
     }
     showDocument(doc);
     if (doc.in_flight) poller.watch(doc.id);

@@ -27,14 +27,16 @@ def upload(content: bytes, name: str) -> io.BytesIO:
 def api_key(tenant):
     from apps.tenants.services import api_key_create
 
-    return api_key_create(tenant=tenant, name="tests").raw_key
+    # every scope: these tests are about what the API does; tests/unit/api/test_access_table.py
+    # is about who may call it
+    return api_key_create(tenant=tenant, name="tests", scopes=["all"]).raw_key
 
 
 @pytest.fixture
 def other_api_key(other_tenant):
     from apps.tenants.services import api_key_create
 
-    return api_key_create(tenant=other_tenant, name="tests").raw_key
+    return api_key_create(tenant=other_tenant, name="tests", scopes=["all"]).raw_key
 
 
 @pytest.fixture

@@ -169,3 +169,24 @@ def test_a_batch_racing_another_upload_of_the_same_bytes_is_stored_file_by_file(
     assert Document.objects.count() == 2
     assert DocumentCallback.objects.filter(document=documents[1], url="https://example.org/hook").exists()
     assert originals() == originals_before + 1
+
+
+def test_a_batch_holding_the_same_file_twice_with_a_callback_is_one_document_with_one_callback(api):
+    """GIVEN a batch that holds the same bytes twice and a callback_url WHEN it is submitted THEN
+    it is accepted (it answered 500: the repeat's callback was attached before the new document's
+    row was inserted), both entries are the one new document, the second marked duplicate, and
+    that document has the one callback."""
+    from apps.webhooks.models import DocumentCallback
+
+    response = _post(
+        api,
+        [("a.png", png_bytes(31)), ("a-again.png", png_bytes(31))],
+        callback_url="https://example.org/hook",
+    )
+    assert response.status_code == 202, response.content
+    documents = response.json()["documents"]
+    assert [(d["file"], d["duplicate"]) for d in documents] == [("a.png", False), ("a-again.png", True)]
+    assert documents[0]["id"] == documents[1]["id"] and Document.objects.count() == 1
+    assert list(DocumentCallback.objects.values_list("document_id", "url")) == [
+        (Document.objects.get().pk, "https://example.org/hook")
+    ]

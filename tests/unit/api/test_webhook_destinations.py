@@ -36,6 +36,17 @@ def guarded(settings):
         "http://169.254.169.254/latest/meta-data/",
         "http://[::1]/hook",
         "http://[::ffff:127.0.0.1]/hook",
+        # IPv6 forms with a private IPv4 address inside (issue 48): NAT64, 6to4, IPv4-compatible,
+        # and the forms refused whatever they carry: local-use NAT64, Teredo
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
+        "http://[2002:0a00:0001::1]/hook",
+        "http://[2002:c0a8:000a::]/hook",
+        "http://[::7f00:1]/hook",
+        "http://[::a00:1]/hook",
+        "http://[::808:808]/hook",
+        "http://[64:ff9b:1::808:808]/hook",
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
         "http://0.0.0.0/hook",
         "ftp://example.com/hook",
         "http://user:secret@example.com/hook",
@@ -48,6 +59,9 @@ def test_private_or_odd_urls_are_refused_without_resolving(guarded, url):
 def test_a_public_url_passes_and_private_networks_can_be_allowed(guarded):
     assert url_refusal("https://hooks.bank.example/docintel?x=1") is None
     assert url_refusal("https://93.184.216.34/hook") is None
+    # a public IPv4 receiver reached through a NAT64 or 6to4 gateway
+    assert url_refusal("https://[64:ff9b::5db8:d822]/hook") is None
+    assert url_refusal("https://[2002:5db8:d822::1]/hook") is None
     guarded.DOCINTEL_WEBHOOK_ALLOWED_HOSTS = ["receiver.internal", "127.0.0.1"]
     assert url_refusal("http://127.0.0.1:9000/hook") is None
     guarded.DOCINTEL_WEBHOOK_ALLOWED_HOSTS = []

@@ -14,6 +14,7 @@ import pytest
 from django.utils import timezone
 
 from apps.documents.services import document_fail
+from apps.tenants.webhook_secrets import webhook_secret_of
 from apps.webhooks import signing
 from apps.webhooks.models import DeliveryStatus, WebhookDelivery
 from apps.webhooks.services import (
@@ -85,6 +86,24 @@ def test_signature_is_the_hmac_of_the_body_and_the_timestamped_one_binds_the_tim
     assert not signing.verify(**{**args, "body": b'{"a":2}'}, now=1_700_000_100)
 
 
+def test_verify_refuses_a_signature_without_its_timestamp_headers():
+    """A body's signature alone could be a recorded delivery sent again: verify() needs the
+    timestamp and the timestamped signature too (issue 48)."""
+    body = b'{"a":1}'
+    headers = signing.signature_headers(secret="s3cret", body=body, timestamp=1_700_000_000)
+    signature = headers["X-DocIntel-Signature"]
+    stamped = headers["X-DocIntel-Signature-Timestamped"]
+    for timestamp, timestamped in ((None, None), ("1700000000", None), (None, stamped), ("", "")):
+        assert not signing.verify(
+            secret="s3cret", body=body, signature=signature, timestamp=timestamp,
+            timestamped_signature=timestamped, now=1_700_000_000,
+        )  # fmt: skip
+    assert signing.verify(
+        secret="s3cret", body=body, signature=signature, timestamp="1700000000",
+        timestamped_signature=stamped, now=1_700_000_000,
+    )  # fmt: skip
+
+
 def test_backoff_grows_exponentially_with_jitter_and_a_cap(settings):
     settings.DOCINTEL_WEBHOOK_BACKOFF_S = 2
     settings.DOCINTEL_WEBHOOK_BACKOFF_MAX_S = 60
@@ -101,7 +120,7 @@ def test_a_document_without_callback_records_no_delivery(tenant):
 
 
 def test_failure_is_delivered_signed_and_a_500_is_retried_then_replayed(tenant, receiver, settings):
-    settings.DOCINTEL_WEBHOOK_MAX_ATTEMPTS = 2
+    settings.DOCINTEL_WEBHOOK_RETRY_WINDOW_S = 60
     settings.DOCINTEL_WEBHOOK_BACKOFF_S = 30
     server = receiver([500, 503, 200])
     document = make_document(tenant)
@@ -114,7 +133,10 @@ def test_failure_is_delivered_signed_and_a_500_is_retried_then_replayed(tenant, 
     delivery.refresh_from_db()
     assert delivery.next_attempt_at > timezone.now() and delivery.last_status_code == 500
     assert webhook_deliver(delivery_id=str(delivery.pk)) == "not_due"
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
+    # the retry window closed a second ago: the attempt due now is its last
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        next_attempt_at=timezone.now(), created_at=timezone.now() - dt.timedelta(seconds=61)
+    )
     assert webhook_deliver(delivery_id=str(delivery.pk)) == "failed"
     assert [a.status_code for a in delivery.attempt_log.all()] == [500, 503]
 
@@ -124,7 +146,7 @@ def test_failure_is_delivered_signed_and_a_500_is_retried_then_replayed(tenant, 
     assert json.loads(body)["error"]["code"] == "unreadable_image"
     assert headers["X-DocIntel-Event"] == "document.failed"
     assert signing.verify(
-        secret=tenant.webhook_secret, body=body, signature=headers["X-DocIntel-Signature"],
+        secret=webhook_secret_of(tenant=tenant), body=body, signature=headers["X-DocIntel-Signature"],
         timestamp=headers["X-DocIntel-Timestamp"], timestamped_signature=headers["X-DocIntel-Signature-Timestamped"],
     )  # fmt: skip
     assert server.received[0][1] == body  # every attempt sends the same body

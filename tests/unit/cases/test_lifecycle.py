@@ -1,6 +1,6 @@
 """Around a case's life: `manage.py ingest --cases`, the reconciler for cases whose last hook was
-lost, documents sent back for a new capture, and a person's erasure or retention clearing what
-the applicant declared."""
+lost, documents sent back for a new capture, and a person's erasure or retention erasing the
+applicant's cases."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from apps.audit.models import AuditEvent
-from apps.cases.models import Case
+from apps.cases.models import Case, CaseDocument
 from apps.cases.services import case_create, cases_reconcile
-from apps.documents.models import DocumentStatus
+from apps.documents.models import Document, DocumentStatus
 from apps.documents.retention import documents_purge_expired, person_erase
+from apps.webhooks.models import WebhookDelivery
 from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
 from tests.unit.cases.packets import first_of
 
@@ -65,31 +66,51 @@ def test_a_document_sent_back_for_a_new_capture_asks_the_applicant_for_it(tenant
     assert readable["detail"] == "unclassified document (document 1) is resubmission_requested"
 
 
-def test_a_persons_erasure_clears_what_they_declared_on_their_cases(tenant):
+def test_a_persons_erasure_erases_their_cases_whole_with_their_documents(tenant):
+    """A case is one applicant's: it goes with everything on it, and with every document of it that
+    no other applicant's case holds (the bill in another spelling of the name goes too)."""
     passport = read_document(tenant, "passport", **PASSPORT)
+    bill = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))
+    shared = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01", full_name="BO LI"))
     theirs = case_create(
-        tenant=tenant, documents=[passport], case_date=CASE_DATE,
+        tenant=tenant, documents=[passport, bill, shared], case_date=CASE_DATE, callback_url="https://x.example/",
         declared={"full_name": "Anna Maria Mueller", "date_of_birth": "1990-04-01"},
     )  # fmt: skip
     declared_only = case_create(
-        tenant=tenant, documents=[read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))],
-        case_date=CASE_DATE, declared={"full_name": "anna maria  MUELLER"},
-    )  # fmt: skip
-    someone_else = case_create(
-        tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "Bo Li"}
+        tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "anna maria  MUELLER"}
     )
-    person_erase(tenant=tenant, name="Anna Maria Mueller", document_number=PASSPORT["document_number"])
-    for case in (theirs, declared_only, someone_else):
-        case.refresh_from_db()
-    assert (theirs.declared, declared_only.declared) == ({}, {})
-    assert someone_else.declared == {"full_name": "Bo Li"}
-    event = AuditEvent.objects.filter(object_id=str(theirs.pk), action="case.declared_erased").get()
-    assert event.data == {"reason": "request"}
+    someone_else = case_create(
+        tenant=tenant, documents=[shared], case_date=CASE_DATE, declared={"full_name": "Bo Li"}
+    )
+    assert WebhookDelivery.objects.filter(case=theirs).exists()  # case.decided, with every field
+
+    erasure = person_erase(
+        tenant=tenant, name="Anna Maria Mueller", document_number=PASSPORT["document_number"]
+    )
+    assert set(erasure.case_ids) == {str(theirs.pk), str(declared_only.pk)}
+    assert set(erasure.document_ids) == {str(passport.pk), str(bill.pk)}
+    assert list(Case.objects.all()) == [someone_else]
+    assert set(Document.objects.values_list("pk", flat=True)) == {shared.pk}  # another applicant's too
+    assert not WebhookDelivery.objects.exists()
+    event = AuditEvent.objects.get(object_id=str(theirs.pk), action="case.erased")
+    assert event.data == {"reason": "request", "documents": 3}
+    assert AuditEvent.objects.get(action="person.erased").data["cases"] == erasure.case_ids
 
 
-def test_retention_clears_the_declared_data_of_old_cases(tenant, settings):
+def test_retention_erases_old_cases_once_their_documents_are_gone(tenant, settings):
     settings.DOCINTEL_RETENTION_DAYS = 30
-    case = case_create(tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "Bo Li"})
-    documents_purge_expired(now=timezone.now() + dt.timedelta(days=31))
-    case.refresh_from_db()
-    assert case.declared == {}
+    empty = case_create(tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "Bo Li"})
+    old = case_create(
+        tenant=tenant, documents=[read_document(tenant, "passport", **PASSPORT)], case_date=CASE_DATE
+    )
+    later = timezone.now() + dt.timedelta(days=31)
+    still_read = case_create(tenant=tenant, documents=[], case_date=CASE_DATE)
+    recent = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))
+    Document.objects.filter(pk=recent.pk).update(created_at=later)  # added to the case last month
+    CaseDocument.objects.create(case=still_read, document=recent, position=1)
+    documents_purge_expired(now=later)
+    assert list(Case.objects.all()) == [still_read]  # kept as long as its newest document
+    assert {e.object_id for e in AuditEvent.objects.filter(action="case.erased")} == {
+        str(empty.pk),
+        str(old.pk),
+    }

@@ -24,6 +24,7 @@ from apps.documents import blobs, crypto
 from apps.documents.models import Document, Page
 from apps.documents.pipeline import document_prepare
 from apps.documents.services import document_upload
+from apps.tenants.services import tenant_webhook_secret_rotate
 
 pytestmark = pytest.mark.django_db
 
@@ -85,6 +86,7 @@ def test_a_canary_planted_in_an_upload_appears_nowhere_in_the_storage(tenant, se
 def test_rotate_keys_rewraps_data_keys_without_touching_blobs(tenant, settings):
     old, new = _key(), _key()
     settings.DOCINTEL_MASTER_KEY, settings.DOCINTEL_OLD_MASTER_KEYS = old, []
+    tenant_webhook_secret_rotate(tenant=tenant)  # the tenant's webhook secret is sealed under it too
     documents = [
         document_upload(
             tenant=tenant, content=_pdf_with(str(i)), original_name=f"{i}.pdf", uploaded_by=None
@@ -111,6 +113,7 @@ def test_rotate_keys_rewraps_data_keys_without_touching_blobs(tenant, settings):
 
 def test_rotate_keys_again_rewraps_nothing_and_reports_unreadable_keys(tenant, settings, capsys):
     settings.DOCINTEL_MASTER_KEY, settings.DOCINTEL_OLD_MASTER_KEYS = _key(), []
+    tenant_webhook_secret_rotate(tenant=tenant)  # the tenant's webhook secret is sealed under it too
     document_upload(tenant=tenant, content=_pdf_with("x"), original_name="x.pdf", uploaded_by=None)
     call_command("rotate_keys")
     assert "re-wrapped 0 data keys" in capsys.readouterr().out

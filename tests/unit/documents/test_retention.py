@@ -3,7 +3,9 @@
 GIVEN documents with pages, fields, a review task, a batch entry and a webhook delivery
 WHEN they are erased (past their tenant's retention period, or on a person's request)
 THEN the rows and the blobs are gone, other documents stay, the audit trail records the erasure
-without any personal data, and the chain still verifies.
+without any personal data, and the chain still verifies; the case deliveries that carried a
+document's fields go with it, and refused files lose their names (tests/unit/cases/test_lifecycle.py
+has the cases themselves, tests/integration/test_erasure_everywhere.py every table and blob).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from apps.audit.services import audit_chain_problems
 from apps.batches.models import Batch, BatchDocument
 from apps.documents import blobs
 from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
+from apps.documents.retention import documents_purge_expired, person_erase
 from apps.review.models import ReviewTask
 from apps.webhooks.models import WebhookDelivery
 from tests.review_documents import PASSPORT_FIELDS, document_for_review
@@ -160,3 +163,53 @@ def test_purging_is_scheduled_in_celery_beat():
     assert schedule["task"] == "apps.documents.tasks.purge_expired"
     app.loader.import_default_modules()
     assert schedule["task"] in app.tasks
+
+
+def test_erasing_a_document_deletes_the_case_deliveries_that_carried_its_fields(tenant):
+    from apps.cases.services import case_create
+
+    passport = _passport(tenant)
+    other = _passport(tenant, surname="OTHER", given="PERSON", file="other.jpg")
+    case = case_create(tenant=tenant, documents=[passport, other], callback_url="https://x.example/")
+    assert "RAMIREZ" in WebhookDelivery.objects.get(case=case).body  # every document's fields
+    call_command("erase", "--document", str(passport.pk), stdout=io.StringIO())
+    assert not WebhookDelivery.objects.filter(case=case).exists()
+    assert case.case_documents.get().document == other  # the case itself stays
+
+
+def test_a_persons_erasure_forgets_the_refused_file_names_of_their_submissions_and_naming_them(tenant):
+    passport = _passport(tenant)
+    theirs, other = Batch.objects.create(tenant=tenant), Batch.objects.create(tenant=tenant)
+    BatchDocument.objects.create(batch=theirs, document=passport, position=0, file="passport.jpg")
+    refusal = {"code": "unsupported_file_type", "message": "unsupported file type"}
+    theirs.refused = [{"file": "scan-2.heic", **refusal}]
+    theirs.save()
+    other.refused = [
+        {"file": "Fatima_van-Hansen.txt", **refusal},
+        {"file": "N9171K.txt", **refusal},
+        {"file": "fatima-smith.txt", **refusal},  # one word of the name: someone else's
+    ]
+    other.save()
+    person_erase(tenant=tenant, name="Fatima Priya Zeynep van Hansen Ramirez", document_number="N9171K")
+    theirs.refresh_from_db()
+    other.refresh_from_db()
+    assert theirs.refused == [{"file": "", **refusal}]  # the reason stays, the name goes
+    assert [r["file"] for r in other.refused] == ["", "", "fatima-smith.txt"]
+
+
+def test_retention_forgets_refused_names_and_deletes_batches_left_empty(tenant, settings):
+    settings.DOCINTEL_RETENTION_DAYS = 30
+    document = _passport(tenant)
+    refused = [{"file": "fatima.txt", "code": "unsupported_file_type", "message": "unsupported file type"}]
+    emptied, kept, recent = (Batch.objects.create(tenant=tenant, refused=refused) for _ in range(3))
+    in_flight = _passport(tenant, surname="C", file="in-flight.jpg")
+    BatchDocument.objects.create(batch=emptied, document=document, position=0, file="passport.jpg")
+    BatchDocument.objects.create(batch=kept, document=in_flight, position=0, file="in-flight.jpg")
+    Document.objects.filter(pk=in_flight.pk).update(status=DocumentStatus.PROCESSING)
+    Batch.objects.filter(pk=recent.pk).update(created_at=timezone.now() + dt.timedelta(days=31))
+    Document.objects.filter(pk=document.pk).update(created_at=timezone.now() - dt.timedelta(days=1))
+    documents_purge_expired(now=timezone.now() + dt.timedelta(days=31))
+    assert set(Batch.objects.values_list("pk", flat=True)) == {kept.pk, recent.pk}
+    kept.refresh_from_db()
+    recent.refresh_from_db()
+    assert kept.refused[0]["file"] == "" and recent.refused[0]["file"] == "fatima.txt"

@@ -56,6 +56,7 @@ def test_an_uploaded_file_answers_202_with_its_queued_document(operator_client, 
             "error": None,
             "url": reverse("ingestion:document_detail", args=[document.pk]),
             "duplicate": False,
+            "reprocessed": False,
             "existing_file": "scan.png",
             "uploaded_at": document.created_at.isoformat(),
         }

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from engines.llm.model_client import ModelRequest, ModelSettings, ModelUnavailable
+from engines.llm.model_client import ModelFailed, ModelRequest, ModelSettings, ModelUnavailable
 from engines.llm.openai_backend import OpenAIBackend, chat_request, generation_from_response
 from engines.llm.pipeline import ModelCall
 from engines.types import EngineError
@@ -150,4 +150,15 @@ def test_a_request_the_engine_refuses_fails_with_a_code(engine):
     with pytest.raises(EngineError) as raised:
         _generate(_settings(url))
     assert raised.value.code == "model_request_refused"
+    assert len(handler.bodies) == 1
+
+
+def test_an_engine_failing_the_call_is_a_failure_the_document_pays_for_not_an_outage(engine):
+    """GIVEN an engine answering 500 (perhaps this very request breaks it) WHEN called THEN the
+    backend does not wait for it as for a busy engine: ModelFailed at once, which doc_pipeline
+    answers as INTERNAL, retried within the document's attempts instead of waited out."""
+    url, handler = engine
+    handler.statuses.append(500)
+    with pytest.raises(ModelFailed):
+        _generate(_settings(url, DOCINTEL_MODEL_WAIT_S="10"))
     assert len(handler.bodies) == 1

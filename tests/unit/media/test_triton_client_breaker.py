@@ -37,6 +37,7 @@ def test_blocking_client_opens_its_breaker_and_then_fails_fast() -> None:
         with pytest.raises(CircuitOpenError) as raised:
             client.read_document([b"page"])
         assert raised.value.kind == "circuit_open"
+        assert raised.value.cause == "down"  # what opened it: Triton's own failures
         assert time.perf_counter() - started < 0.05
 
 
@@ -69,3 +70,64 @@ def test_async_client_shares_the_breaker_across_concurrent_documents() -> None:
 def test_unavailability_says_why(status: str, message: str, kind: str) -> None:
     """GIVEN Triton's answer WHEN translated THEN "queue full" is told apart from down and slow."""
     assert _kind(status, message) == kind
+
+
+@pytest.mark.parametrize(
+    ("status", "message", "kind", "outage"),
+    [
+        ("StatusCode.UNAVAILABLE", "failed to connect to all addresses", "down", True),
+        (
+            "StatusCode.UNAVAILABLE",
+            "model_unavailable: gemma4-e4b unavailable for 20 s (ConnectError)",
+            "model_unavailable",
+            True,
+        ),
+        ("StatusCode.NOT_FOUND", "Request for unknown model: 'doc_pipeline' is not found", "down", True),
+        # Triton answering this document with an error that is no verdict: a model crashing on it
+        ("StatusCode.INTERNAL", "Stub process is not healthy.", "failed", False),
+        (
+            "StatusCode.INTERNAL",
+            "the model engine failed (the engine failed the call (HTTP 500))",
+            "failed",
+            False,
+        ),
+    ],
+)
+def test_an_outage_is_told_apart_from_a_model_failing_on_the_document(
+    status: str, message: str, kind: str, outage: bool
+) -> None:
+    """GIVEN Triton's error WHEN translated THEN Triton or its model engine being away is an outage
+    (waited out without spending the document's attempts); a model failing on this very document
+    is retryable but no outage; the model refusing the request is the engine's verdict."""
+    from tritonclient.utils import InferenceServerException
+
+    from media.triton_client import _translate
+
+    error = _translate(InferenceServerException(message, status=status))
+    assert isinstance(error, TritonUnavailableError)
+    assert (error.kind, error.outage) == (kind, outage)
+    refused = _translate(
+        InferenceServerException("model_request_refused: HTTP 400", status="StatusCode.INVALID_ARGUMENT")
+    )
+    assert not isinstance(refused, TritonUnavailableError)
+
+
+def test_a_call_past_its_deadline_is_an_outage_only_once_the_breaker_is_open() -> None:
+    """GIVEN a server that accepts connections and never answers (hung), and a breaker opening
+    after 2 failures WHEN two calls time out THEN the first, with the breaker still closed (other
+    calls could still be answered: it may be this document that is too slow), counts against the
+    document; the second, which opens the breaker, is an outage."""
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(8)  # connections complete in the kernel's backlog; nothing ever answers
+        url = f"127.0.0.1:{hung.getsockname()[1]}"
+        breaker = CircuitBreaker(failure_threshold=2, cooldown_s=60)
+        outages = []
+        with TritonEngineClient(url, timeout_s=0.5, model="null", breaker=breaker) as client:
+            for _ in range(2):
+                with pytest.raises(TritonUnavailableError) as raised:
+                    client.read_document([b"page"])
+                assert raised.value.kind == "timeout"
+                outages.append(raised.value.outage)
+    assert outages == [False, True]
+    assert breaker.state is CircuitState.OPEN

@@ -88,6 +88,7 @@ def test_production_settings_pass_the_deploy_check():
         "DJANGO_SETTINGS_MODULE": "config.settings.prod",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DOCINTEL_MASTER_KEY": base64.b64encode(os.urandom(32)).decode(),
+        "DOCINTEL_METRICS_TOKEN": secrets.token_urlsafe(32),
         "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/docintel"),
         "DJANGO_ALLOWED_HOSTS": "docintel.bank.example",
     }

@@ -28,6 +28,7 @@ from apps.doctypes.services import document_type_define
 from apps.documents import blobs
 from apps.documents.models import Document
 from apps.review.models import ReviewQueue, ReviewTask
+from apps.tenants.models import ApiScope
 from apps.tenants.services import api_key_create, membership_grant, tenant_create
 from tests.payslip import PAYSLIP_SCHEMA
 from tests.review_documents import document_for_review, passport_page_png
@@ -36,7 +37,15 @@ pytestmark = pytest.mark.django_db
 SECRET_NAME = "a-tenant-secret-passport.jpg"
 SECRET_VALUE = "VAN HANSEN RAMIREZ"  # the surname on A's document
 # Names that carry no tenant's objects: authentication, the schema and its viewer, Prometheus.
-NOT_TENANT_DATA = {"login", "logout", "api:schema", "api:docs", "metrics"}
+NOT_TENANT_DATA = {
+    "login",
+    "logout",
+    "oidc_authentication_init",  # single sign-on: no tenant's data, 404 until configured
+    "oidc_authentication_callback",
+    "api:schema",
+    "api:docs",
+    "metrics",
+}
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,9 @@ def b_session(client, django_user_model):
 def b_key() -> APIClient:
     tenant_b = tenant_create(name="Tenant B (key)")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant_b, name='b').raw_key}")
+    # every scope: what stops this key is the tenant, never a missing scope
+    raw_key = api_key_create(tenant=tenant_b, name="b", scopes=list(ApiScope.values)).raw_key
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw_key}")
     return client
 
 
@@ -112,6 +123,8 @@ OBJECT_URLS: dict[str, tuple[Callable[[Objects], dict[str, Any]], list[tuple[str
     "api:case": (lambda o: {"case_id": o.case.pk}, GET),
     "api:case_documents": (lambda o: {"case_id": o.case.pk}, [("post", {"document_ids": "x"})]),
     "api:document_type": (lambda o: {"name": o.document_type}, GET),
+    "api:document_reprocess": (lambda o: {"document_id": o.document.pk}, [("post", {})]),
+    "ingestion:document_reprocess": (lambda o: {"document_id": o.document.pk}, [("post", {})]),
     "cases:case_detail": (lambda o: {"case_id": o.case.pk}, GET),
     "cases:case_decide": (lambda o: {"case_id": o.case.pk}, [("post", {"outcome": "approved"})]),
     "cases:packet_resplit": (
@@ -136,6 +149,11 @@ LIST_URLS = {
     "api:document_types",
     "cases:case_queue",
     "cases:case_next",
+    # dead letters: only the caller's own are listed or redriven (tests/unit/webhooks/test_dead_letters.py)
+    "api:webhook_dead_letters",
+    "api:webhook_dead_letters_redrive",
+    "webhooks:dead_letters",
+    "webhooks:dead_letters_redrive",
 }
 
 
@@ -203,7 +221,8 @@ def test_the_owner_reaches_every_object_url(a_objects, tenant, client, django_us
     membership_grant(tenant=tenant, user=owner, role="admin")
     client.force_login(owner)
     key = APIClient()
-    key.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='a').raw_key}")
+    raw_key = api_key_create(tenant=tenant, name="a", scopes=list(ApiScope.values)).raw_key
+    key.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw_key}")
     for name, (kwargs, methods) in OBJECT_URLS.items():
         url = reverse(name, kwargs=kwargs(a_objects))
         for method, data in methods:

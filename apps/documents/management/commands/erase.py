@@ -5,8 +5,10 @@
                     [--document-number X1234567] [--dry-run]
 
 A person is matched on the name fields the engine read (surname and given names, full name, account
-holder, customer), narrowed by date of birth and document number; run with ``--dry-run`` first and
-check the documents listed. The audit trail records the erasure without the name or date searched.
+holder, customer), narrowed by date of birth and document number; their KYC cases (holding those
+documents, or declaring the name) go whole, with every document of theirs no other case holds
+(``apps.documents.retention``). Run with ``--dry-run`` first and check the documents and cases
+listed. The audit trail records the erasure without the name or date searched.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from apps.tenants.models import Tenant
 
 
 class Command(BaseCommand):
-    help = "Erase one document, or every document about one person, with everything made from them."
+    help = "Erase one document, or everything about one person, with everything made from them."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--document", help="the id of one document")
@@ -64,5 +66,10 @@ class Command(BaseCommand):
         )
         for document_id in erasure.document_ids:
             self.stdout.write(document_id)
+        for case_id in erasure.case_ids:
+            self.stdout.write(f"case {case_id}")
         verb = "would erase" if options["dry_run"] else "erased"
-        self.stdout.write(f"{verb} {len(erasure.document_ids)} documents (request {erasure.request_id})")
+        self.stdout.write(
+            f"{verb} {len(erasure.document_ids)} documents and {len(erasure.case_ids)} cases "
+            f"(request {erasure.request_id})"
+        )

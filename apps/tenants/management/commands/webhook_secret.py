@@ -1,4 +1,7 @@
-"""``manage.py webhook_secret --tenant NAME [--rotate]``: the secret webhooks are signed with."""
+"""``manage.py webhook_secret --tenant NAME [--rotate]``: the secret webhooks are signed with.
+
+Stored sealed under the master key (``apps.tenants.webhook_secrets``); opened here to be shown.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.tenants.selectors import tenant_get_by_name
 from apps.tenants.services import tenant_webhook_secret_rotate
+from apps.tenants.webhook_secrets import webhook_secret_of
 
 
 class Command(BaseCommand):
@@ -27,4 +31,4 @@ class Command(BaseCommand):
         if options["rotate"]:
             tenant = tenant_webhook_secret_rotate(tenant=tenant)
             self.stderr.write(f"rotated the webhook secret of {tenant.name}")
-        self.stdout.write(tenant.webhook_secret)
+        self.stdout.write(webhook_secret_of(tenant=tenant))
