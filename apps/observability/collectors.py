@@ -10,7 +10,7 @@ import logging
 from collections.abc import Iterator
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, Min
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -77,6 +77,29 @@ class PipelineCollector(Collector):
         )
         rate.add_metric([], decided.get("auto_approved", 0) / total if total else 0.0)
         yield rate
+
+        # documents waiting out an outage (apps.documents.unavailability): how many, and since when
+        waiting = GaugeMetricFamily(
+            "docintel_documents_waiting_on_outage",
+            "Documents waiting for something unavailable (Triton, the model engine, a master key).",
+            labels=["on"],
+        )
+        oldest_wait = GaugeMetricFamily(
+            "docintel_oldest_outage_wait_seconds",
+            "How long the longest-waiting document has waited on an outage; 0 when none waits.",
+            labels=["on"],
+        )
+        now = timezone.now()
+        for reason, count, since in (
+            Document.objects.filter(unavailable_since__isnull=False)
+            .values_list("unavailable_reason")
+            .annotate(n=Count("id"), since=Min("unavailable_since"))
+            .order_by()
+        ):
+            waiting.add_metric([reason], count)
+            oldest_wait.add_metric([reason], max(0.0, (now - since).total_seconds()))
+        yield waiting
+        yield oldest_wait
 
         from apps.webhooks.metrics import undelivered_metrics
 

@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from apps.tenants.models import ApiKey, Membership, Tenant, new_webhook_secret
+from apps.tenants.models import ApiKey, Membership, SsoIdentity, Tenant, new_webhook_secret
 from apps.tenants.services import api_key_revoke
 from apps.tenants.webhook_secrets import webhook_secret_seal
 
@@ -56,3 +56,19 @@ class ApiKeyAdmin(admin.ModelAdmin):
         for api_key in queryset:
             api_key_revoke(api_key=api_key, actor=request.user)  # type: ignore[arg-type]
         self.message_user(request, f"revoked {queryset.count()} keys", messages.SUCCESS)
+
+
+@admin.register(SsoIdentity)
+class SsoIdentityAdmin(admin.ModelAdmin):
+    """Who signs in through the identity provider, as which user: read only (made and kept by
+    ``apps.accounts.sso`` at each sign-in; deleting one unlinks the user from the provider)."""
+
+    list_display = ("user", "issuer", "subject", "created_at")
+    search_fields = ("user__username", "subject")
+    readonly_fields = ("user", "issuer", "subject", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

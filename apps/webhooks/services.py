@@ -200,11 +200,13 @@ def webhook_deliver(*, delivery_id: str) -> str:
     duration_ms = int((time.perf_counter() - started) * 1000)
     succeeded = outcome.status_code is not None and 200 <= outcome.status_code < 300
     with transaction.atomic():
+        locked = WebhookDelivery.objects.select_for_update().filter(pk=delivery.pk).first()
+        if locked is None:
+            return "missing"  # erased while in flight (a person's erasure): nothing left to record
         WebhookAttempt.objects.create(
             delivery_id=delivery.pk, number=number, started_at=now, duration_ms=duration_ms,
             status_code=outcome.status_code, error=outcome.error, succeeded=succeeded,
         )  # fmt: skip
-        locked = WebhookDelivery.objects.select_for_update().get(pk=delivery.pk)
         finished = timezone.now()
         locked.last_status_code = outcome.status_code
         locked.last_error = outcome.error

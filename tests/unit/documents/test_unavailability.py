@@ -224,3 +224,25 @@ def test_the_document_page_shows_a_waiting_document_processing_and_what_it_waits
     assert 'id="progress"' in text and 'id="waiting"' in text
     assert "<code>triton</code>" in text
     assert 'id="error"' not in text
+
+
+def test_metrics_count_the_documents_waiting_on_an_outage_and_the_longest_wait(tenant, client):
+    """An operator's alert: documents held by an outage, by what they wait on, and for how long."""
+    import re
+
+    waiting = [_prepared(tenant, seed) for seed in (1, 2)]
+    documents_wait(
+        document_ids=[str(d.pk) for d in waiting], dependency=Dependency.TRITON, expected=S.PROCESSING
+    )
+    Document.objects.filter(pk=waiting[0].pk).update(
+        unavailable_since=timezone.now() - dt.timedelta(minutes=20)
+    )
+    text = client.get("/metrics").content.decode()
+
+    def value(name: str) -> float:
+        found = re.search(rf'^{name}{{on="{Dependency.TRITON.value}"}} (\S+)$', text, re.M)
+        assert found, f"{name} not in /metrics"
+        return float(found.group(1))
+
+    assert value("docintel_documents_waiting_on_outage") == 2
+    assert 20 * 60 <= value("docintel_oldest_outage_wait_seconds") < 25 * 60
