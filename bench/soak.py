@@ -6,8 +6,9 @@ What a bank's operator asks before a release: after an hour of steady traffic, d
 grow, does latency drift, is anything lost? One stack (bench/stack.py: Triton with ``sim_gpu``,
 gunicorn, a CPU worker, the inference dispatcher and a webhook worker, each a process of its own):
 
-1. Capacity: documents uploaded one request each, eight clients at a time, until every one is
-   decided; documents per second end to end (on a small machine the CPU side saturates first).
+1. Capacity: documents uploaded one request each with their callback URL, eight clients at a time,
+   until every one is decided; documents per second end to end (on a small machine the CPU side
+   saturates first).
 2. The soak: uploads arrive open-loop at ``--load`` times that rate for ``--seconds``, each with a
    ``callback_url`` to a receiver of this process. Per window of ``--window-seconds``: the
    resident memory (RSS) of every process tree, and the p50/p95 of each document's time from
@@ -94,11 +95,19 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
-def measure_capacity(s: Stack, documents: int, seed: int) -> float:
-    """Documents per second end to end, one upload request a document, eight clients."""
-    contents = [tiny_jpeg(seed + i) for i in range(documents)]
+def measure_capacity(s: Stack, documents: int, seed: int, callback: str) -> float:
+    """Documents per second end to end as the soak sends them (one upload request a document, with
+    its callback URL), eight clients at a time, closed loop."""
+    import concurrent.futures
+
     started = time.perf_counter()
-    uploads = s.upload_many(contents, clients=8)
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        uploads = list(
+            pool.map(
+                lambda i: s.upload(tiny_jpeg(seed + i), f"cap-{i}.jpg", callback_url=callback),
+                range(documents),
+            )
+        )
     ids = [u.document_id for u in uploads if u.status == 202]
     s.wait_until(ids, DECIDED, timeout_s=900)
     return len(ids) / (time.perf_counter() - started)
@@ -225,7 +234,7 @@ def main() -> None:
         s.start_dispatcher("sim_gpu")
         warm = [u.document_id for u in s.upload_many([tiny_jpeg(seed - 1 - i) for i in range(40)], clients=4)]
         s.wait_until(warm, DECIDED, timeout_s=300)
-        capacity = measure_capacity(s, args.capacity_documents, seed + 5_000_000)
+        capacity = measure_capacity(s, args.capacity_documents, seed + 5_000_000, receiver.url)
         rate = capacity * args.load
         print(
             f"capacity {capacity:.1f} documents/s; soaking at {rate:.1f}/s for {args.seconds:.0f} s",
