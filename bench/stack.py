@@ -150,7 +150,12 @@ class Stack:
     def queues(self) -> list[str]:
         return [
             self.env[name]
-            for name in ("DOCINTEL_CELERY_QUEUE", "DOCINTEL_INFER_QUEUE", "DOCINTEL_WEBHOOK_QUEUE")
+            for name in (
+                "DOCINTEL_CELERY_QUEUE",
+                "DOCINTEL_INFER_QUEUE",
+                "DOCINTEL_WEBHOOK_QUEUE",
+                "DOCINTEL_ADVISORY_QUEUE",
+            )
         ]
 
     def start(self, name: str, command: Sequence[str], extra_env: dict[str, str] | None = None) -> int:
@@ -226,12 +231,14 @@ class Stack:
                     ) from None
                 time.sleep(0.3)
 
-    def start_cpu_worker(self, concurrency: int = 4) -> None:
+    def start_cpu_worker(self, concurrency: int = 4, extra_env: dict[str, str] | None = None) -> None:
         self.start(
             "cpu-worker",
             [PY, "-m", "celery", "-A", "config", "worker", "--pool", "threads", "--concurrency", str(concurrency),
-             "-Q", self.env["DOCINTEL_CELERY_QUEUE"], "-n", f"cpu-{os.getpid()}@%h",
+             "-Q", f"{self.env['DOCINTEL_CELERY_QUEUE']},{self.env['DOCINTEL_ADVISORY_QUEUE']}",
+             "-n", f"cpu-{os.getpid()}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO"],
+            extra_env,
         )  # fmt: skip
         self.wait_for_log("cpu-worker", "ready.")
 
@@ -364,6 +371,7 @@ def stack(
         "DOCINTEL_CELERY_QUEUE": queue,
         "DOCINTEL_INFER_QUEUE": f"{queue}-infer",
         "DOCINTEL_WEBHOOK_QUEUE": f"{queue}-webhooks",
+        "DOCINTEL_ADVISORY_QUEUE": f"{queue}-advisory",
         "DOCINTEL_TRITON_MODEL": "null",
         "DOCINTEL_API_RATE_LIMIT": "0",
         "DOCINTEL_LOG_LEVEL": log_level,

@@ -420,6 +420,15 @@ SETTINGS: tuple[Setting, ...] = (
         description="The inference queue (the dispatcher, or any worker that lists it).",
     ),
     Setting(
+        name="DOCINTEL_ADVISORY_QUEUE",
+        type="str",
+        default="<DOCINTEL_CELERY_QUEUE>-advisory",
+        section="Queues and workers",
+        read_by=("web", "worker", "dispatcher", "commands", "make"),
+        source=BASE,
+        description="The advisory queue: the authenticity signals of a decided document (docs/authenticity-policy.md), off the decision's path; consumed by the CPU worker (`make up`) or a worker of its own (deploy/k8s).",
+    ),
+    Setting(
         name="DOCINTEL_WEBHOOK_QUEUE",
         type="str",
         default="<DOCINTEL_CELERY_QUEUE>-webhooks",
@@ -555,7 +564,7 @@ SETTINGS: tuple[Setting, ...] = (
         section="Decision and review",
         read_by=("worker", "commands"),
         source=BASE,
-        description="Compute the advisory authenticity signals (screen photo, print or photocopy, edited region, text copied within the page, one character of a date or number unlike the rest of its field) of every photographed or scanned page and show them to reviewers; they never decline a document. The MRZ, barcode and printed page disagreeing is shown as a signal too (from the reading's checks).",
+        description="The master switch of the advisory authenticity signals (screen photo, print or photocopy, edited region, text copied within the page, one character of a date or number unlike the rest of its field): computed after the decision, on `DOCINTEL_ADVISORY_QUEUE`, for the photographed or scanned pages of the document types the tenant's authenticity policy names (default: identity documents and proofs of address; docs/authenticity-policy.md), and shown to reviewers; they never decline a document. The MRZ, barcode and printed page disagreeing is shown as a signal too (from the reading's checks).",
     ),
     Setting(
         name="DOCINTEL_CAPTURE_MAX_PAGES",

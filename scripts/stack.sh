@@ -69,7 +69,7 @@ case "${1:-}" in
     start triton "$PY" manage.py serve_models --http-port "$HTTP_PORT" --grpc-port "$GRPC_PORT" --metrics-port "$METRICS_PORT"
     QUEUE=${DOCINTEL_CELERY_QUEUE:-docintel}
     start worker "$PY" -m celery -A config worker -B --schedule "$RUN/celerybeat-schedule" --loglevel INFO --concurrency 2 \
-      -Q "$QUEUE,${DOCINTEL_INFER_QUEUE:-$QUEUE-infer}"
+      -Q "$QUEUE,${DOCINTEL_INFER_QUEUE:-$QUEUE-infer},${DOCINTEL_ADVISORY_QUEUE:-$QUEUE-advisory}"
     start worker-webhooks "$PY" -m celery -A config worker --loglevel INFO --pool threads --concurrency 16 \
       -n "webhooks@%h" -Q "${DOCINTEL_WEBHOOK_QUEUE:-$QUEUE-webhooks}"
     start web "$PY" manage.py runserver 127.0.0.1:8000 --noreload

@@ -18,8 +18,19 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+def _queues(env: dict[str, str]) -> str:
+    """Every queue the session's worker consumes, as Celery's comma list."""
+    names = (
+        "DOCINTEL_CELERY_QUEUE",
+        "DOCINTEL_INFER_QUEUE",
+        "DOCINTEL_WEBHOOK_QUEUE",
+        "DOCINTEL_ADVISORY_QUEUE",
+    )
+    return ",".join(env[name] for name in names)
+
+
 def _purge_queue(env: dict[str, str]) -> None:
-    queues = f"{env['DOCINTEL_CELERY_QUEUE']},{env['DOCINTEL_INFER_QUEUE']},{env['DOCINTEL_WEBHOOK_QUEUE']}"
+    queues = _queues(env)
     subprocess.run(
         [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", queues],
         cwd=REPO_ROOT,
@@ -46,6 +57,7 @@ def celery_worker_process(
         "DOCINTEL_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
         "DOCINTEL_WEBHOOK_QUEUE": settings.DOCINTEL_WEBHOOK_QUEUE,
         "DOCINTEL_INFER_QUEUE": settings.DOCINTEL_INFER_QUEUE,
+        "DOCINTEL_ADVISORY_QUEUE": settings.DOCINTEL_ADVISORY_QUEUE,
         "DOCINTEL_ENGINE": "triton",
         "DOCINTEL_TRITON_URL": triton_server,
         "DOCINTEL_BLOB_DIR": str(settings.STORAGES["default"]["OPTIONS"]["location"]),
@@ -58,7 +70,7 @@ def celery_worker_process(
             [
                 sys.executable, "-m", "celery", "-A", "config", "worker",
                 "--pool", "threads", "--concurrency", "4", "--loglevel", "INFO",
-                "-Q", f"{env['DOCINTEL_CELERY_QUEUE']},{env['DOCINTEL_INFER_QUEUE']},{env['DOCINTEL_WEBHOOK_QUEUE']}", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                "-Q", _queues(env), "--without-gossip", "--without-mingle", "--without-heartbeat",
             ],
             cwd=REPO_ROOT,
             env=env,

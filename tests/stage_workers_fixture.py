@@ -1,7 +1,8 @@
 """pytest plugin: the pipeline's stages as separate processes on separate queues (ARCHITECTURE §5).
 
 * web: the API in gunicorn (uploads, /metrics, /healthz, /readyz);
-* prepare: a Celery worker on the preparation queue (prepare, then validate + decide);
+* prepare: a Celery worker on the preparation queue (prepare, then validate + decide) and on the
+  advisory queue (the authenticity signals after a decision);
 * dispatcher: ``manage.py dispatch_inference`` on the inference queue;
 * webhooks: a Celery worker on the webhook queue;
 
@@ -65,7 +66,12 @@ def stage_workers(
 
     db = settings.DATABASES["default"]
     base = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-stages"
-    queues = {"prepare": base, "infer": f"{base}-infer", "webhooks": f"{base}-webhooks"}
+    queues = {
+        "prepare": base,
+        "infer": f"{base}-infer",
+        "webhooks": f"{base}-webhooks",
+        "advisory": f"{base}-advisory",
+    }
     folder = tmp_path_factory.mktemp("stages")
     metrics_dir = folder / "metrics"
     metrics_dir.mkdir()
@@ -78,6 +84,7 @@ def stage_workers(
         "DOCINTEL_CELERY_QUEUE": queues["prepare"],
         "DOCINTEL_INFER_QUEUE": queues["infer"],
         "DOCINTEL_WEBHOOK_QUEUE": queues["webhooks"],
+        "DOCINTEL_ADVISORY_QUEUE": queues["advisory"],
         "DOCINTEL_ENGINE": "triton",
         "DOCINTEL_TRITON_URL": triton_sim_server,
         # the stage tests' pages are colour swatches the capture gate would send back before
@@ -108,7 +115,16 @@ def stage_workers(
             "--threads",
             "4",
         ],
-        "prepare": [*celery, "--concurrency", "2", "-Q", queues["prepare"], "-n", f"prepare-{web_port}@%h"],
+        # the CPU worker takes the advisory signals too, after each decision
+        "prepare": [
+            *celery,
+            "--concurrency",
+            "2",
+            "-Q",
+            f"{queues['prepare']},{queues['advisory']}",
+            "-n",
+            f"prepare-{web_port}@%h",
+        ],
         "dispatcher": [sys.executable, "manage.py", "dispatch_inference", "--max-in-flight", "64"],
         "webhooks": [
             *celery,

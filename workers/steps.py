@@ -24,12 +24,14 @@ INFER_TASK = "workers.tasks.infer"
 INFER_BATCH_TASK = "workers.tasks.infer_batch"
 VALIDATE_TASK = "workers.tasks.validate"
 DECIDE_TASK = "workers.tasks.decide"
+ADVISORY_TASK = "workers.tasks.advisory"
 
 STEP_TASKS: dict[PipelineStep, str] = {
     PipelineStep.PREPARE: PREPARE_TASK,
     PipelineStep.INFER: INFER_TASK,
     PipelineStep.VALIDATE: VALIDATE_TASK,
     PipelineStep.DECIDE: DECIDE_TASK,
+    PipelineStep.ADVISORY: ADVISORY_TASK,
 }
 # The steps whose task also comes in a form that takes many documents in one message (an upload
 # batch's documents, prepared together and sent on together).

@@ -27,6 +27,7 @@ from django.conf import settings
 
 from apps.cases.services import cases_reconcile
 from apps.documents import error_codes
+from apps.documents.advisory import AdvisoryKeyNotLoaded, document_advisory, documents_advisory_reconcile
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.pipeline import (
     StepOutcome,
@@ -53,6 +54,7 @@ from media.triton_client import TritonUnavailableError
 from workers.broker_epoch import broker_messages_lost
 from workers.retry import RetryPolicy
 from workers.steps import (
+    ADVISORY_TASK,
     DECIDE_TASK,
     INFER_BATCH_TASK,
     INFER_TASK,
@@ -300,7 +302,34 @@ def decide(self: Task, document_id: str, given_back: Sequence[str] = ()) -> str:
     return _task_step(self, "decide", document_id, lambda: document_decide(document_id=document_id))
 
 
+# what the advisory task waits out: a database gone away, a master key not loaded yet
+_ADVISORY_RETRIED: tuple[type[Exception], ...] = (*DATABASE_ERRORS, AdvisoryKeyNotLoaded)
+
+
+@shared_task(name=ADVISORY_TASK, bind=True, max_retries=None)
+def advisory(self: Task, document_id: str) -> str:
+    """The advisory authenticity signals of a decided document (apps.documents.advisory), on
+    ``DOCINTEL_ADVISORY_QUEUE``: off the decision's path. A database gone away or a master key not
+    loaded yet is retried after a backoff; anything unexpected is logged and leaves the document
+    pending for the reconciler (the signals never fail a document)."""
+    started = time.perf_counter()
+    try:
+        done = document_advisory(document_id=document_id)
+    except _ADVISORY_RETRIED as exc:
+        countdown = _backoff().delay(self.request.retries)
+        logger.warning(
+            "advisory for document %s: %s; again in %.1f s", document_id, type(exc).__name__, countdown
+        )
+        raise self.retry(countdown=countdown, max_retries=None) from None
+    except Exception as exc:
+        logger.exception("advisory failed for document %s (%s)", document_id, type(exc).__name__)
+        return "failed"
+    if done == "done":
+        metrics.stage_observe("advisory", time.perf_counter() - started)
+    return done
+
+
 @shared_task(name="workers.tasks.reconcile")
 def reconcile() -> int:
     documents = documents_reconcile(messages_lost=broker_messages_lost())
-    return len(documents) + len(cases_reconcile())
+    return len(documents) + len(cases_reconcile()) + len(documents_advisory_reconcile())

@@ -7,7 +7,8 @@ supervisor < admin) and the scope an API key needs (``ApiScope``). The rule in w
 * uploader — upload, and read the tenant's documents, batches and document types;
 * operator — cases (the case pages ask for a reviewing role too), and decisions (reprocess,
   approve/reject): ``reviews:write``;
-* admin — what configures the tenant: defining document types (``types:admin``).
+* admin — what configures the tenant: defining document types, and which of them get the
+  authenticity signals (``types:admin``).
 
 A signed export link (``apps.api.signed_urls``) opens only the one download it was signed for,
 and was handed out by an operation that needs ``documents:read``: it needs nothing more here.
@@ -69,6 +70,7 @@ ACCESS: dict[str, dict[str, Access]] = {
     "api:case_documents": {"POST": WRITE_CASES},
     "api:document_types": {"GET": READ_TYPES, "POST": ADMIN_TYPES},
     "api:document_type": {"GET": READ_TYPES},
+    "api:authenticity_policy": {"GET": ADMIN_TYPES, "PUT": ADMIN_TYPES},
     "api:webhook_dead_letters": {"GET": READ_WEBHOOKS},
     "api:webhook_dead_letters_redrive": {"POST": REDRIVE_WEBHOOKS},
 }

@@ -38,6 +38,11 @@ urlpatterns = [
     path("cases/<uuid:case_id>/documents", cases.CaseDocumentsApi.as_view(), name="case_documents"),
     path("document-types", doctypes.DocumentTypesApi.as_view(), name="document_types"),
     path("document-types/<str:name>", doctypes.DocumentTypeApi.as_view(), name="document_type"),
+    path(
+        "policies/authenticity",
+        doctypes.AuthenticityPolicyApi.as_view(),
+        name="authenticity_policy",
+    ),
     path("webhooks/dead-letters", webhooks.DeadLettersApi.as_view(), name="webhook_dead_letters"),
     path(
         "webhooks/dead-letters/redrive",

@@ -131,6 +131,10 @@ class CaseDetail(serializers.Serializer):
     case_date = serializers.DateField(help_text="the day dates are judged on")
     checks = CaseCheck(many=True)
     documents = DocumentResult(many=True)
+    advisory_pending = serializers.IntegerField(
+        help_text="documents whose advisory authenticity signals are still being computed "
+        "(after their decision; they never change it)"
+    )
     created_at = serializers.DateTimeField()
 
 

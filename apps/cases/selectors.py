@@ -21,7 +21,7 @@ from apps.cases.models import (
     CaseReviewTask,
     CaseTaskStatus,
 )
-from apps.documents.models import Document
+from apps.documents.models import AdvisoryState, Document
 from apps.documents.selectors import document_latest_extraction, document_result_get
 from apps.documents.state import IN_FLIGHT
 from apps.tenants.models import Tenant
@@ -62,6 +62,12 @@ def case_links(*, case: Case) -> list[CaseDocument]:
 def case_documents_in_flight(*, case: Case) -> bool:
     """Whether any document of the case is still being read (the case waits for it)."""
     return CaseDocument.objects.filter(case=case, document__status__in=IN_FLIGHT).exists()
+
+
+def case_advisory_pending(*, case: Case) -> int:
+    """How many of the case's documents still wait for their advisory authenticity signals
+    (computed after each document's decision, apps.documents.advisory; they never change it)."""
+    return CaseDocument.objects.filter(case=case, document__advisory_state=AdvisoryState.PENDING).count()
 
 
 def cases_of_documents(*, document_ids: Sequence[uuid.UUID | str]) -> list[uuid.UUID]:
@@ -177,6 +183,7 @@ def case_result_get(*, case: Case) -> dict[str, Any]:
         "case_date": case.case_date.isoformat(),
         "checks": [_check_view(c) for c in case.checks],
         "documents": [document_result_get(document=link.document) for link in case_links(case=case)],
+        "advisory_pending": case_advisory_pending(case=case),
         "created_at": case.created_at.isoformat(),
     }
 

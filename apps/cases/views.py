@@ -24,6 +24,7 @@ from apps.cases.packets.split import parse_ranges, ranges_text
 from apps.cases.presentation import check_rows, columns, field_order, shortcuts
 from apps.cases.review import DECISIONS, CaseReviewError, case_review_decide
 from apps.cases.selectors import (
+    case_advisory_pending,
     case_document_facts,
     case_get_for_tenant,
     case_packets,
@@ -146,6 +147,7 @@ def case_detail(request: HttpRequest, case_id: str) -> HttpResponse:
         "can_act": can_act,
         "packets": packets,
         "can_resplit": case.status not in (CaseStatus.APPROVED, CaseStatus.REJECTED),
+        "advisory_pending": case_advisory_pending(case=case),
         "keys": shortcuts(),
     }
     return render(request, "cases/case_detail.html", context)

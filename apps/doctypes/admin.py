@@ -1,5 +1,6 @@
 """Tenants' document types in the admin: define one, or give it a new version by saving a changed
-schema; every save goes through ``document_type_define`` (checked, versioned, audited)."""
+schema; every save goes through ``document_type_define`` (checked, versioned, audited). And their
+authenticity policies, saved through ``authenticity_policy_set`` (checked, audited)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from apps.doctypes.errors import DocumentTypeInvalidError
-from apps.doctypes.models import DocumentType, DocumentTypeVersion
+from apps.doctypes.errors import AuthenticityPolicyInvalidError, DocumentTypeInvalidError
+from apps.doctypes.models import AuthenticityPolicy, DocumentType, DocumentTypeVersion
 from apps.doctypes.selectors import document_type_latest
-from apps.doctypes.services import document_type_check, document_type_define
+from apps.doctypes.services import (
+    authenticity_policy_check,
+    authenticity_policy_set,
+    document_type_check,
+    document_type_define,
+)
 
 
 class DocumentTypeForm(forms.ModelForm):
@@ -85,3 +91,45 @@ class DocumentTypeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # documents keep the version they were read with
+
+
+class AuthenticityPolicyForm(forms.ModelForm):
+    class Meta:
+        model = AuthenticityPolicy
+        fields = ["tenant", "document_types"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["tenant"].disabled = True
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        tenant = cleaned.get("tenant")
+        if tenant is not None:
+            try:
+                cleaned["document_types"] = authenticity_policy_check(
+                    tenant=tenant, document_types=cleaned.get("document_types")
+                )
+            except AuthenticityPolicyInvalidError as error:
+                self.add_error("document_types", str(error))
+        return cleaned
+
+
+@admin.register(AuthenticityPolicy)
+class AuthenticityPolicyAdmin(admin.ModelAdmin):
+    """Which document types get the advisory authenticity signals, per tenant; a tenant without a
+    policy gets knowledge/authenticity.toml's default (identity documents, proofs of address)."""
+
+    form = AuthenticityPolicyForm
+    list_display = ("tenant", "document_types", "updated_at")
+    search_fields = ("tenant__name",)
+
+    def save_model(self, request: HttpRequest, obj: AuthenticityPolicy, form: Any, change: bool) -> None:
+        policy = authenticity_policy_set(
+            tenant=form.cleaned_data["tenant"],
+            document_types=form.cleaned_data["document_types"],
+            actor=request.user if request.user.is_authenticated else None,  # type: ignore[arg-type]
+        )
+        obj.pk = policy.pk
+        obj.refresh_from_db()

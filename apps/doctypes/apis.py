@@ -1,4 +1,5 @@
-"""REST API v1 for tenants' own document types (ARCHITECTURE §3.4): ``/api/v1/document-types``.
+"""REST API v1 for tenants' own document types (ARCHITECTURE §3.4): ``/api/v1/document-types``,
+and the types that get the advisory authenticity signals: ``/api/v1/policies/authenticity``.
 Thin, with ``apps.api.views``' conventions (Api-Key or session, the caller's tenant only: another
 tenant's type is a 404; errors as ``{"code", "message"}``): validate, call one service or
 selector, shape the answer."""
@@ -17,16 +18,19 @@ from rest_framework.response import Response
 from apps.api.authentication import tenant_of
 from apps.api.errors import ApiError
 from apps.api.schema import errors
-from apps.doctypes.errors import DocumentTypeInvalidError
+from apps.doctypes.errors import AuthenticityPolicyInvalidError, DocumentTypeInvalidError
 from apps.doctypes.models import DocumentType, DocumentTypeVersion
 from apps.doctypes.selectors import (
+    authenticity_policy_get,
+    authenticity_types_of,
     document_type_get,
     document_type_latest,
     document_type_version_get,
     document_types_of_tenant,
 )
-from apps.doctypes.services import document_type_define
+from apps.doctypes.services import authenticity_policy_set, document_type_define
 from engines.custom_types import MAX_DESCRIPTION, TYPE_NAME
+from engines.spec import DOCUMENT_TYPES
 
 # --- shapes -------------------------------------------------------------------------------------
 
@@ -167,3 +171,75 @@ class DocumentTypeApi(GenericAPIView):
         if version is None:
             raise ApiError(404, "not_found", "no such version of the document type")
         return Response(_detail(request, document_type, version))
+
+
+# --- the authenticity policy --------------------------------------------------------------------
+
+
+class AuthenticityPolicyInput(serializers.Serializer):
+    document_types = serializers.ListField(
+        child=serializers.CharField(),
+        allow_empty=True,
+        help_text='built-in types or the tenant\'s own, e.g. ["passport", "id_card", "driver_license", '
+        '"proof_of_address", "receipt"]; [] turns the signals off for the tenant',
+    )
+
+
+class AuthenticityPolicyDetail(serializers.Serializer):
+    document_types = serializers.ListField(
+        child=serializers.CharField(), help_text="the types whose photos and scans get the signals"
+    )
+    default = serializers.BooleanField(
+        help_text="true: the tenant has no policy of its own, these are the default's types"
+    )
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+def _policy_detail(tenant: Any) -> dict[str, Any]:
+    policy = authenticity_policy_get(tenant=tenant)
+    types = authenticity_types_of(policy=policy)
+    return {
+        "document_types": [t for t in DOCUMENT_TYPES if t in types] + sorted(types - set(DOCUMENT_TYPES)),
+        "default": policy is None,
+        "updated_at": policy.updated_at.isoformat() if policy is not None else None,
+    }
+
+
+class AuthenticityPolicyApi(GenericAPIView):
+    @extend_schema(
+        operation_id="authenticity_policy_retrieve",
+        summary="The document types whose photos and scans get the advisory authenticity signals",
+        responses={200: AuthenticityPolicyDetail, **errors()},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(_policy_detail(tenant_of(request)))
+
+    @extend_schema(
+        operation_id="authenticity_policy_update",
+        summary="Set the document types whose photos and scans get the advisory authenticity signals",
+        description=(
+            "Replaces the list (audited). Each type is built-in or one of the tenant's own; an "
+            "unknown one is refused with 400 `invalid_policy`. Applies to documents decided from "
+            "then on. Signals never change a decision, and a digital PDF never gets them "
+            "(docs/authenticity-policy.md)."
+        ),
+        request=AuthenticityPolicyInput,
+        responses={200: AuthenticityPolicyDetail, **errors()},
+    )
+    def put(self, request: Request) -> Response:
+        tenant = tenant_of(request)
+        data = request.data
+        if not isinstance(data, dict) or set(data) - {"document_types"}:
+            raise ApiError(400, "invalid_request", 'send a JSON object: {"document_types": [...]}')
+        serializer = AuthenticityPolicyInput(data=data)
+        serializer.is_valid(raise_exception=True)
+        actor = request.user if request.user is not None and request.user.is_authenticated else None
+        try:
+            authenticity_policy_set(
+                tenant=tenant,
+                document_types=list(serializer.validated_data["document_types"]),
+                actor=actor,  # type: ignore[arg-type]
+            )
+        except AuthenticityPolicyInvalidError as error:
+            raise ApiError(400, "invalid_policy", str(error)) from error
+        return Response(_policy_detail(tenant))

@@ -11,3 +11,8 @@ class DocumentTypeInvalidError(Exception):
 
 class DocumentTypeTenantRequiredError(Exception):
     """A tenant's own type named without its tenant where one is needed (whose ``payslip``?)."""
+
+
+class AuthenticityPolicyInvalidError(Exception):
+    """An authenticity policy refused before anything is saved (its types unknown to the catalogue
+    and to the tenant, or not a list of names)."""

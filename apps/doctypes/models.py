@@ -67,3 +67,28 @@ class DocumentTypeReading(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_id} read as {self.version}"
+
+
+class AuthenticityPolicy(models.Model):
+    """The document types whose photographed or scanned pages get the advisory authenticity
+    signals, for one tenant; a tenant without one gets the default of
+    ``knowledge/authenticity.toml`` (identity documents and proofs of address). Written through
+    ``apps.doctypes.services.authenticity_policy_set`` (checked against the catalogue and the
+    tenant's own types, audited)."""
+
+    tenant = models.OneToOneField(
+        "tenants.Tenant", on_delete=models.CASCADE, related_name="authenticity_policy"
+    )
+    document_types = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='document types, built-in or the tenant\'s own: ["passport", "id_card", "receipt"]; '
+        "an empty list turns the signals off for the tenant",
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "authenticity policies"
+
+    def __str__(self) -> str:
+        return f"authenticity policy of {self.tenant_id}"

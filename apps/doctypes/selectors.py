@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from apps.doctypes.models import DocumentType, DocumentTypeReading, DocumentTypeVersion
+from apps.doctypes.models import AuthenticityPolicy, DocumentType, DocumentTypeReading, DocumentTypeVersion
 from apps.documents.models import Document
 from apps.tenants.models import Tenant
 from engines.custom_types import MAX_CANDIDATES, CustomSchema, TypeCandidate, parse_schema
@@ -97,3 +100,39 @@ def document_reading(*, document: Document) -> DocumentTypeVersion | None:
 def document_custom_schema(*, document: Document) -> CustomSchema | None:
     version = document_reading(document=document)
     return version_schema(version=version) if version is not None else None
+
+
+# --- the authenticity policy --------------------------------------------------------------------
+
+AUTHENTICITY_KNOWLEDGE = Path(__file__).with_name("knowledge") / "authenticity.toml"
+
+
+@cache
+def authenticity_default_types() -> tuple[str, ...]:
+    """The document types of a tenant without an authenticity policy, in the catalogue's order:
+    those of ``knowledge/authenticity.toml``'s families, and its types besides."""
+    from engines.spec import CATALOGUE
+
+    default = tomllib.loads(AUTHENTICITY_KNOWLEDGE.read_text(encoding="utf-8"))["default"]
+    families, named = set(default.get("families", ())), set(default.get("document_types", ()))
+    unknown = sorted(named - set(DOCUMENT_TYPES)) + sorted(
+        families - {s.family for s in CATALOGUE.types.values()}
+    )
+    if unknown:
+        raise ValueError(f"{AUTHENTICITY_KNOWLEDGE.name}: unknown types or families: {', '.join(unknown)}")
+    return tuple(name for name, spec in CATALOGUE.types.items() if spec.family in families or name in named)
+
+
+def authenticity_types_of(*, policy: AuthenticityPolicy | None) -> frozenset[str]:
+    """The types a tenant's policy turns the signals on for (``None``: it has none, the default)."""
+    return frozenset(policy.document_types if policy is not None else authenticity_default_types())
+
+
+def authenticity_policy_get(*, tenant: Tenant) -> AuthenticityPolicy | None:
+    return AuthenticityPolicy.objects.filter(tenant=tenant).first()
+
+
+def authenticity_policy_of(*, tenant: Tenant) -> AuthenticityPolicy | None:
+    """The tenant's policy as its row holds it (``select_related("tenant__authenticity_policy")``
+    read it with the document: no query then), None when it has none."""
+    return getattr(tenant, "authenticity_policy", None)

@@ -11,9 +11,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from apps.audit.services import audit_record
-from apps.doctypes.errors import DocumentTypeInvalidError
-from apps.doctypes.models import DocumentType, DocumentTypeReading, DocumentTypeVersion
-from apps.doctypes.selectors import document_type_latest
+from apps.doctypes.errors import AuthenticityPolicyInvalidError, DocumentTypeInvalidError
+from apps.doctypes.models import AuthenticityPolicy, DocumentType, DocumentTypeReading, DocumentTypeVersion
+from apps.doctypes.selectors import authenticity_default_types, document_type_latest
 from apps.documents.models import Document
 from apps.tenants.models import Tenant
 from engines.custom_types import (
@@ -118,3 +118,49 @@ def document_types_pin_classified(*, readings: Iterable[tuple[Any, DocumentTypeV
         DocumentTypeReading.objects.bulk_create(
             rows, update_conflicts=True, unique_fields=["document"], update_fields=["version"]
         )
+
+
+def authenticity_policy_check(*, tenant: Tenant, document_types: Any) -> list[str]:
+    """The policy's types, without repeats, in a stable order (the catalogue's, then the tenant's
+    own by name), or ``AuthenticityPolicyInvalidError`` saying which names are unknown."""
+    if not isinstance(document_types, list) or not all(isinstance(t, str) for t in document_types):
+        raise AuthenticityPolicyInvalidError('document_types: a list of document type names: ["passport"]')
+    wanted = set(document_types)
+    own = set(
+        DocumentType.objects.filter(tenant=tenant, name__in=wanted - set(DOCUMENT_TYPES)).values_list(
+            "name", flat=True
+        )
+    )
+    unknown = sorted(wanted - set(DOCUMENT_TYPES) - own)
+    if unknown:
+        raise AuthenticityPolicyInvalidError(
+            f"unknown document types: {', '.join(unknown)} (neither built-in nor the tenant's own)"
+        )
+    return [t for t in DOCUMENT_TYPES if t in wanted] + sorted(own)
+
+
+def authenticity_policy_set(
+    *, tenant: Tenant, document_types: Any, actor: User | None = None
+) -> AuthenticityPolicy:
+    """The tenant's authenticity policy set to ``document_types`` (checked first, see
+    :func:`authenticity_policy_check`), audited with what it was before. Applies to documents
+    decided from then on."""
+    types = authenticity_policy_check(tenant=tenant, document_types=document_types)
+    with transaction.atomic():
+        policy, created = AuthenticityPolicy.objects.select_for_update().get_or_create(
+            tenant=tenant, defaults={"document_types": types}
+        )
+        before = list(authenticity_default_types()) if created else list(policy.document_types)
+        if not created and policy.document_types == types:
+            return policy
+        policy.document_types = types
+        policy.save(update_fields=["document_types", "updated_at"])
+        audit_record(
+            tenant=tenant,
+            actor=actor,
+            action="authenticity_policy.changed",
+            object_type="authenticity_policy",
+            object_id=str(tenant.pk),
+            data={"from": before, "to": types},
+        )
+    return policy

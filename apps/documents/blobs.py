@@ -71,6 +71,18 @@ def blob_delete(*, name: str) -> None:
         default_storage.delete(name)
 
 
+def document_blob_names(document_id: str) -> list[str]:
+    """Every blob stored under the document's folder, whatever its rows say: erasure deletes them
+    all, including one a step's attempt wrote and never recorded (two attempts racing on one name,
+    where the storage saved the second under a name of its own)."""
+    folder = f"documents/{document_id}"
+    try:
+        _, files = default_storage.listdir(folder)
+    except FileNotFoundError:
+        return []
+    return [f"{folder}/{name}" for name in files]
+
+
 def original_blob_name(document_id: str) -> str:
     return f"documents/{document_id}/original.bin"
 

@@ -25,6 +25,15 @@ class DocumentStatus(models.TextChoices):
     FAILED = "failed"
 
 
+class AdvisoryState(models.TextChoices):
+    """The advisory work on a decided document (its authenticity signals), done off the decision's
+    path on a queue of its own (``apps.documents.advisory``)."""
+
+    NONE = "", "none"
+    PENDING = "pending"
+    DONE = "done"
+
+
 class Document(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="documents")
@@ -53,8 +62,12 @@ class Document(models.Model):
     reprocess_count = models.PositiveIntegerField(default=0)
     timings_ms = models.JSONField(default=dict, blank=True)
     # Checks of the page images themselves, made by the prepare step before any inference:
-    # capture quality (media.capture_quality) and advisory authenticity signals (media.authenticity)
+    # capture quality (media.capture_quality), and the advisory authenticity signals
+    # (media.authenticity) added after the decision by the advisory task (apps.documents.advisory)
     page_checks = models.JSONField(default=list, blank=True)
+    # the advisory signals owed to a decided document: "" none owed, pending, done (and when)
+    advisory_state = models.CharField(max_length=16, choices=AdvisoryState.choices, default="", blank=True)
+    advisory_done_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     status_changed_at = models.DateTimeField(auto_now_add=True)
@@ -63,7 +76,15 @@ class Document(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tenant", "sha256"], name="one_document_per_content_per_tenant")
         ]
-        indexes = [models.Index(fields=["status", "updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "updated_at"]),
+            # the few documents pending their advisory signals, for the reconciler
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(advisory_state="pending"),
+                name="documents_advisory_pending",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Document {self.id} ({self.status})"
@@ -78,6 +99,9 @@ class Page(models.Model):
     # The digital PDF page's text layer (engines.layout JSON) is document content: it is stored
     # encrypted like the page image, under this blob name ("" for a page without one).
     text_blob_name = models.CharField(max_length=255, blank=True)
+    # a photographed or scanned page (media.capture_quality.captured_pages), never one of a
+    # digital PDF: the pages the advisory authenticity signals judge
+    captured = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["number"]

@@ -1,15 +1,19 @@
 """What the worker does with a document, one idempotent step at a time.
 
     prepare   QUEUED → PROCESSING    split the original into page images, stored encrypted, and
-              → RESUBMISSION_        measure each photographed page (capture quality, advisory
-                REQUESTED            authenticity signals): one too poor to read goes back to the
-                                     applicant at once, never to the model
+              → RESUBMISSION_        measure each photographed page's capture quality: one too
+                REQUESTED            poor to read goes back to the applicant at once, never to
+                                     the model
     infer     PROCESSING → EXTRACTED one engine call for all pages; the raw result is kept, and
               → AUTO_APPROVED |      in the same transaction the result is validated (business
                 NEEDS_REVIEW         checks, calibrated confidences) and decided, into a review
                                      queue (apps.review) when needed: two audited transitions
     validate  (EXTRACTED)            the same checks, and decide the same decision, for a document
     decide    EXTRACTED → ...        found in EXTRACTED (stored by an older worker, or reconciled)
+    advisory  (decided)              after the decision, on a queue of its own: the advisory
+                                     authenticity signals of a photographed document whose type
+                                     the tenant's policy names (apps.documents.advisory); they
+                                     never change the decision
 
 Each step re-reads the document, does nothing unless the document is in the state the step
 expects, and commits its writes together with the state change under a row lock, so a message
@@ -38,8 +42,11 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from apps.audit.services import audit_batch
-from apps.doctypes.models import DocumentTypeVersion
+from apps.doctypes.models import AuthenticityPolicy, DocumentTypeVersion
 from apps.doctypes.selectors import (
+    authenticity_policy_get,
+    authenticity_policy_of,
+    authenticity_types_of,
     document_custom_schema,
     document_type_candidates,
     version_candidate,
@@ -48,7 +55,7 @@ from apps.doctypes.selectors import (
 from apps.doctypes.services import document_type_pin, document_types_pin_classified
 from apps.documents import blobs, error_codes
 from apps.documents.crypto import DecryptionError, KeyNotLoadedError
-from apps.documents.models import Document, DocumentStatus, Extraction, Field, Page
+from apps.documents.models import AdvisoryState, Document, DocumentStatus, Extraction, Field, Page
 from apps.documents.services import document_fail
 from apps.documents.state import IN_FLIGHT, document_lock, document_transition
 from apps.documents.steps import PipelineStep, steps_request
@@ -72,7 +79,6 @@ from engines.types import EngineError, EngineResult, FieldResult
 from media.capture_quality import CaptureAssessment, CaptureThresholds, assess_images, captured_pages
 from media.pdf_render import PreparedPage
 from media.preprocessing import PageLimits, prepare_pages
-from media.reading_signals import glyph_check
 from media.triton_client import TritonUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -209,8 +215,8 @@ def documents_prepare(*, document_ids: Sequence[str]) -> list[StepOutcome]:
             if isinstance(split, StepOutcome):
                 outcomes[index] = split  # failed with its code, or waiting for its key
                 continue
-            original, pages = split
-            capture = _capture_assess(document, pages, original)
+            _, pages = split
+            capture = _capture_assess(document, pages)
             ready.append((index, document, pages, _elapsed_ms(started), capture))
             held += sum(len(page.image) + len(page.text_layer) for page in pages)
             if held >= PREPARE_BATCH_BYTES:
@@ -229,18 +235,20 @@ _Prepared = tuple[int, Document, list[PreparedPage], int, "PageChecks | None"]
 @dataclass(frozen=True)
 class PageChecks:
     """What the prepare step found in the page images: the capture assessment (whose failure
-    sends the document back) and the checks stored with the document (capture and authenticity)."""
+    sends the document back) and the checks stored with the document."""
 
     capture: CaptureAssessment | None
     checks: list[dict[str, Any]]
 
 
-def _capture_assess(document: Document, pages: list[PreparedPage], original: bytes) -> PageChecks | None:
-    """The capture quality and authenticity signals of the document's photographed or scanned
-    pages; None for a digital PDF (a page with a text layer, or no page that is a scan: there was
-    no capture, so none of its pages is judged, a blank one included) or when both are turned
-    off. Pure CPU work on the page images, before any lock or model call. An uploaded photo (one
-    image) is lent to the copy-move signal as it came, before resizing."""
+def _capture_assess(document: Document, pages: list[PreparedPage]) -> PageChecks | None:
+    """The capture quality of the document's photographed or scanned pages; None for a digital
+    PDF (a page with a text layer, or no page that is a scan: there was no capture, so none of its
+    pages is judged, a blank one included) or when the gate is turned off. Pure CPU work on the
+    page images, before any lock or model call. (The advisory authenticity signals are no part
+    of it: they follow the decision, on their own queue, apps.documents.advisory.)"""
+    if not settings.DOCINTEL_CAPTURE_GATE:
+        return None
     # the first DOCINTEL_CAPTURE_MAX_PAGES of them: what the measures cost stays bounded
     captured = captured_pages(pages, document.mime_type == "application/pdf")[
         : settings.DOCINTEL_CAPTURE_MAX_PAGES
@@ -248,30 +256,15 @@ def _capture_assess(document: Document, pages: list[PreparedPage], original: byt
     if not captured:
         return None
     images, numbers = [page.image for page in captured], [page.number for page in captured]
-    capture = None
-    checks: list[dict[str, Any]] = []
-    if settings.DOCINTEL_CAPTURE_GATE:
-        thresholds = CaptureThresholds.from_settings(
-            settings.DOCINTEL_CAPTURE_THRESHOLDS, document.document_type_hint or None
-        )
-        try:
-            capture = assess_images(images, thresholds, numbers)
-        except ValueError:
-            logger.warning("document %s: a page image could not be measured", document.pk)
-        else:
-            checks.extend(check.to_dict() for check in capture.checks)
-    if settings.DOCINTEL_AUTHENTICITY_SIGNALS:
-        from media.authenticity import signals_of_images
-
-        photo = {1: original} if document.mime_type in _SINGLE_IMAGE_TYPES and numbers[:1] == [1] else None
-        checks.extend(signal.to_dict() for signal in signals_of_images(images, numbers, photo))
-    if capture is None and not checks:
+    thresholds = CaptureThresholds.from_settings(
+        settings.DOCINTEL_CAPTURE_THRESHOLDS, document.document_type_hint or None
+    )
+    try:
+        capture = assess_images(images, thresholds, numbers)
+    except ValueError:
+        logger.warning("document %s: a page image could not be measured", document.pk)
         return None
-    return PageChecks(capture=capture, checks=checks)
-
-
-# uploads that are one image: page 1 is the upload itself, made smaller where it was too large
-_SINGLE_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/webp"})
+    return PageChecks(capture=capture, checks=[check.to_dict() for check in capture.checks])
 
 
 def _split(document: Document) -> tuple[bytes, list[PreparedPage]] | StepOutcome:
@@ -352,7 +345,9 @@ def _sent_back(found: PageChecks | None) -> bool:
 
 
 def _page_rows(document: Document, pages: list[PreparedPage]) -> list[Page]:
-    """Each page's image (and text layer) stored encrypted, as the rows that point at them."""
+    """Each page's image (and text layer) stored encrypted, as the rows that point at them, each
+    marked when it is a capture (what the advisory signals judge after the decision)."""
+    captured = {p.number for p in captured_pages(pages, document.mime_type == "application/pdf")}
     rows = []
     for page in pages:
         name = blobs.page_blob_name(str(document.pk), page.number)
@@ -369,6 +364,7 @@ def _page_rows(document: Document, pages: list[PreparedPage]) -> list[Page]:
                 width=page.width,
                 height=page.height,
                 text_blob_name=text_name,
+                captured=page.number in captured,
             )
         )
     return rows
@@ -389,6 +385,8 @@ class InferInput:
     # the tenant's own types a classifier may choose instead (their latest versions), sent as
     # doc_pipeline's document_types_json; () when the upload named its type
     candidates: tuple[DocumentTypeVersion, ...] = ()
+    # some page is a photo or a scan (``Page.captured``): the advisory signals may be owed
+    captured: bool = False
 
     @property
     def custom(self) -> CustomSchema | None:
@@ -474,6 +472,7 @@ def _infer_input(
         started=started,
         schema_json=version_schema(version=version).to_json() if version is not None else None,
         candidates=candidates if version is None else (),
+        captured=any(p.captured for p in pages),
     )
 
 
@@ -514,7 +513,6 @@ def _infer_finish(
 ) -> list[StepOutcome]:
     outcomes: list[StepOutcome] = [SKIPPED] * len(finished)
     assessed: list[_Assessed] = []
-    signals: dict[uuid.UUID, dict[str, Any]] = {}  # the reading's authenticity signals, per document
     for index, (begun, result) in enumerate(finished):
         if isinstance(result, EngineError):
             document_fail(document=begun.document, code=result.code, message=result.message)
@@ -530,18 +528,12 @@ def _infer_finish(
             custom=begun.custom_for(result.document_type),
             tenant_id=begun.document.tenant_id,
         )
-        if settings.DOCINTEL_AUTHENTICITY_SIGNALS:  # advisory: stored with the page checks
-            glyphs = glyph_check(
-                begun.pages, begun.text_layer, result.fields, settings.DOCINTEL_CAPTURE_MAX_PAGES
-            )
-            if glyphs is not None:
-                signals[begun.document.pk] = glyphs
         timings = {"infer": infer_ms, "validate": _elapsed_ms(started)}
         assessed.append((index, begun, result, assessment, timings))
         metrics.stage_observe("validate", time.perf_counter() - started)
     if not assessed:
         return outcomes
-    for index in _store_and_decide(assessed, signals):
+    for index in _store_and_decide(assessed):
         outcomes[index] = StepOutcome(ran=True)
     return outcomes
 
@@ -550,9 +542,10 @@ def _infer_finish(
 _Assessed = tuple[int, InferInput, EngineResult, Assessment, dict[str, int]]
 
 
-def _store_and_decide(assessed: list[_Assessed], signals: dict[uuid.UUID, dict[str, Any]]) -> list[int]:
+def _store_and_decide(assessed: list[_Assessed]) -> list[int]:
     """The transaction of :func:`documents_infer_finish`; the indexes of the documents it stored.
-    ``signals``: authenticity checks of the reading (by document), added to its page checks."""
+    A decided document whose advisory signals are owed is marked pending, and their step
+    requested once this commits (:func:`_advisory_owed`)."""
     started = time.perf_counter()
     # the audit events (two transitions and a review task a document) are appended together at
     # the end: the chain's lock, which every writer waits for, is held only from there to the commit
@@ -561,7 +554,7 @@ def _store_and_decide(assessed: list[_Assessed], signals: dict[uuid.UUID, dict[s
         locked = {
             d.pk: d
             for d in Document.objects.select_for_update(of=("self",))
-            .select_related("tenant")
+            .select_related("tenant", "tenant__authenticity_policy")  # the policy: no query of its own
             .filter(pk__in=ids)
             .order_by("pk")  # one lock order for every batch: two batches cannot deadlock
         }
@@ -603,21 +596,13 @@ def _store_and_decide(assessed: list[_Assessed], signals: dict[uuid.UUID, dict[s
         )
         routing = RoutingBatch([document.pk for _, document, _, _, _ in ready])
         callbacks = document_callbacks_of([document.pk for _, document, _, _, _ in ready])
+        captured = {begun.document.pk for _, begun, _, _, _ in assessed if begun.captured}
+        advisory: list[str] = []
         for _, document, result, assessment, timings in ready:
             document.document_type = result.document_type
             # the engine's raw type confidence stays in raw_result; the document carries the calibrated one
             document.document_type_confidence = assessment.result.document_type_confidence
             document.timings_ms = {**document.timings_ms, **timings}
-            if document.pk in signals:
-                transaction.on_commit(
-                    functools.partial(
-                        metrics.page_checks_observe, checks=[signals[document.pk]], sent_back=False
-                    )
-                )
-                document.page_checks = [
-                    *(c for c in document.page_checks if c.get("name") != signals[document.pk]["name"]),
-                    signals[document.pk],
-                ]
             document_transition(
                 document=document, target=S.EXTRACTED, expected=S.PROCESSING, locked=True, write=False
             )
@@ -628,11 +613,18 @@ def _store_and_decide(assessed: list[_Assessed], signals: dict[uuid.UUID, dict[s
                 callbacks=callbacks,
                 write=False,
             )
+            if _advisory_owed(
+                document, authenticity_policy_of(tenant=document.tenant), document.pk in captured
+            ):
+                document.advisory_state = AdvisoryState.PENDING
+                advisory.append(str(document.pk))
         _rows_write(
             [document for _, document, _, _, _ in ready],
-            ["decision", "document_type", "document_type_confidence", "timings_ms", "page_checks"],
+            ["decision", "document_type", "document_type_confidence", "timings_ms", "advisory_state"],
         )
         routing.insert()
+        if advisory:
+            transaction.on_commit(functools.partial(steps_request, PipelineStep.ADVISORY, advisory))
     decide_s = (time.perf_counter() - started) / len(ready)
     for _ in ready:  # the stages still count apart in docintel_stage_seconds, though no separate tasks
         metrics.stage_observe("decide", decide_s)
@@ -839,7 +831,29 @@ def document_decide(*, document_id: str) -> StepOutcome:
             required_fields=custom.required if custom is not None else None,
         )
         _decision_store(document=document, decision=decision)
+        captured = Page.objects.filter(document=document, captured=True).exists()
+        if _advisory_owed(document, authenticity_policy_get(tenant=document.tenant), captured):
+            document.advisory_state = AdvisoryState.PENDING
+            document.save(update_fields=["advisory_state", "updated_at"])
+            transaction.on_commit(functools.partial(steps_request, PipelineStep.ADVISORY, [str(document.pk)]))
     return StepOutcome(ran=True)
+
+
+def _advisory_owed(document: Document, policy: AuthenticityPolicy | None, captured: bool) -> bool:
+    """Whether a document just decided owes the advisory authenticity signals: turned on
+    (DOCINTEL_AUTHENTICITY_SIGNALS, the master switch), some page of it photographed or scanned
+    (a digital PDF never), and its type, now read, one the tenant's authenticity policy names
+    (``policy``: its row, None for the default of apps/doctypes/knowledge/authenticity.toml)."""
+    return (
+        settings.DOCINTEL_AUTHENTICITY_SIGNALS
+        and captured
+        and document.decision in _ADVISED
+        and document.document_type in authenticity_types_of(policy=policy)
+    )
+
+
+# the decisions that follow a reading: a capture sent back before it was never read
+_ADVISED = frozenset({S.AUTO_APPROVED, S.NEEDS_REVIEW, S.REJECTED})
 
 
 def _step_owed(document: Document) -> PipelineStep | None:

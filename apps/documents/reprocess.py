@@ -8,7 +8,8 @@ tenant), so without this the only way out of FAILED was erasure.
 :func:`document_reprocess` moves it FAILED → RECEIVED → QUEUED (``apps.documents.state``, both
 audited, after a ``document.reprocessed`` event that names who asked, how, and the error it
 had), clears what the failed run left behind (the error, the pages, the extractions, the
-classification, the version of a tenant's type it was read with, timings, attempts) and
+classification, the version of a tenant's type it was read with, timings, attempts, the page
+checks and advisory signals' state) and
 requests the prepare step once the transaction commits, exactly as an upload does: the normal
 dispatch path carries it on. The audit trail keeps its history; ``reprocess_count`` counts the
 tries. Its callers: the API (``POST /api/v1/documents/{id}/reprocess``), the document's page,
@@ -28,7 +29,7 @@ from django.db import transaction
 
 from apps.audit.services import audit_record
 from apps.documents import blobs
-from apps.documents.models import Document, DocumentStatus, Page
+from apps.documents.models import AdvisoryState, Document, DocumentStatus, Page
 from apps.documents.services import document_enqueue, documents_prepared_together
 from apps.documents.state import document_lock, document_transition
 from apps.tenants.models import Tenant
@@ -44,6 +45,8 @@ _RESET_FIELDS = (
     "document_type_confidence",
     "timings_ms",
     "page_checks",
+    "advisory_state",
+    "advisory_done_at",
     "reprocess_count",
 )
 
@@ -92,6 +95,7 @@ def document_reprocess(*, document: Document, actor: User | None, via: Reprocess
         row.decision = row.document_type = ""
         row.document_type_confidence = None
         row.timings_ms, row.page_checks = {}, []
+        row.advisory_state, row.advisory_done_at = AdvisoryState.NONE, None
         row.reprocess_count += 1
         row = document_transition(
             document=row,

@@ -74,11 +74,14 @@ def document_erase(*, document: Document, reason: str, actor: User | None = None
             object_id=str(document.pk),
             data={"reason": reason, "pages": pages},
         )
-        transaction.on_commit(lambda: _blobs_delete(names))
+        transaction.on_commit(lambda: _blobs_delete(str(document.pk), names))
 
 
-def _blobs_delete(names: list[str]) -> None:
+def _blobs_delete(document_id: str, names: list[str]) -> None:
+    """The blobs the rows named, then any other the document's folder still holds."""
     for name in names:
+        blobs.blob_delete(name=name)
+    for name in blobs.document_blob_names(document_id):
         blobs.blob_delete(name=name)
 
 

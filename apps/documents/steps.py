@@ -24,6 +24,9 @@ class PipelineStep(StrEnum):
     INFER = "infer"  # PROCESSING
     VALIDATE = "validate"  # EXTRACTED, its extraction not validated yet
     DECIDE = "decide"  # EXTRACTED, validated
+    # decided, its advisory authenticity signals pending (apps.documents.advisory): off the
+    # decision's path, on a queue of its own
+    ADVISORY = "advisory"
 
 
 class StepSender(Protocol):

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.doctypes.selectors import document_custom_schema, document_type_names
 from apps.documents import error_codes as document_errors
 from apps.documents.images import InvalidBoxError, box_parse, page_image_type, png_crop
-from apps.documents.models import Document
+from apps.documents.models import AdvisoryState, Document
 from apps.documents.reprocess import REPROCESSABLE, NotReprocessableError, ReprocessVia, document_reprocess
 from apps.documents.selectors import (
     document_audit_history,
@@ -292,6 +292,8 @@ def document_detail(request: HttpRequest, document_id: str) -> HttpResponse:
         "fields": rows,
         "pages": pages,
         "check_groups": check_groups(result),
+        # the advisory authenticity signals, computed after the decision (apps.documents.advisory)
+        "advisory_pending": document.advisory_state == AdvisoryState.PENDING,
         "history": history_rows(document_audit_history(document=document)),
         # operators and above may send a failed document through the pipeline again
         "can_reprocess": document.status in REPROCESSABLE

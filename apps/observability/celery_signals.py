@@ -25,6 +25,7 @@ PIPELINE_STAGES = {
     "workers.tasks.infer": "infer",
     "workers.tasks.validate": "validate",
     "workers.tasks.decide": "decide",
+    "workers.tasks.advisory": "advisory",
 }
 
 

@@ -26,6 +26,7 @@ def pipeline_queues() -> dict[str, str]:
         "prepare": settings.CELERY_TASK_DEFAULT_QUEUE,
         "infer": settings.DOCINTEL_INFER_QUEUE,
         "webhooks": settings.DOCINTEL_WEBHOOK_QUEUE,
+        "advisory": settings.DOCINTEL_ADVISORY_QUEUE,
     }
 
 

@@ -27,12 +27,12 @@ R = TypeVar("R")
 # Seconds, from a cheap pipeline step (milliseconds) to a long OCR call or a deep queue (minutes).
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600)
 
-STAGES = ("upload", "prepare", "infer", "validate", "decide")
+STAGES = ("upload", "prepare", "infer", "validate", "decide", "advisory")
 
 STAGE_SECONDS = Histogram(
     "docintel_stage_seconds",
     "Time a pipeline stage spent on one document (upload: accepted by the web; infer: engine call "
-    "with reading the pages and storing the result).",
+    "with reading the pages and storing the result; advisory: the authenticity signals, after the decision).",
     ["stage"],
     buckets=_BUCKETS,
 )
@@ -129,7 +129,8 @@ def document_transitioned(*, target: str, created_at: datetime, error_code: str 
 
 def page_checks_observe(*, checks: list[dict[str, Any]], sent_back: bool) -> None:
     """Count a document's capture-quality reasons (when it was sent back) and its flagged
-    authenticity signals, from the checks the prepare step stored."""
+    authenticity signals, from the checks the prepare step (capture) or the advisory step
+    (authenticity, apps.documents.advisory) stored."""
     failed = [c for c in checks if not c.get("passed")]
     if sent_back:
         for reason in sorted({c.get("reason") or c["name"] for c in failed if c.get("kind") == "capture"}):

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.doctypes.selectors import document_custom_schema
 from apps.documents.images import InvalidBoxError, box_check, png_crop
-from apps.documents.models import DocumentStatus
+from apps.documents.models import AdvisoryState, DocumentStatus
 from apps.documents.selectors import document_checks, document_field_get, document_page_image
 from apps.ingestion.presentation import check_groups, check_regions, status_label
 from apps.review import charts
@@ -321,6 +321,8 @@ def task_detail(request: HttpRequest, task_id: str) -> HttpResponse:
         "checked": sum(1 for r in rows if r.review),
         "reasons": reason_rows(task.reasons or [], custom=custom),
         "check_groups": check_groups({"checks": checks}),
+        # the advisory authenticity signals, computed after the decision (apps.documents.advisory)
+        "advisory_pending": task.document.advisory_state == AdvisoryState.PENDING,
         "pages": pages,
         "corrections": corrections,
         "holding": holding,

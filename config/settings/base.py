@@ -347,9 +347,13 @@ DOCINTEL_WEBHOOK_QUEUE = env_str("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAUL
 # steps on the default queue (CPU workers), inference on its own (the dispatcher,
 # `manage.py dispatch_inference`, or any worker that lists it), webhooks on theirs.
 DOCINTEL_INFER_QUEUE = env_str("DOCINTEL_INFER_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-infer")
+# Advisory work after the decision (the authenticity signals, apps.documents.advisory) has its own
+# queue, so seconds of image analysis never sit between a document and its decision.
+DOCINTEL_ADVISORY_QUEUE = env_str("DOCINTEL_ADVISORY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-advisory")
 CELERY_TASK_ROUTES = {
     "workers.tasks.infer": {"queue": DOCINTEL_INFER_QUEUE},
     "workers.tasks.infer_batch": {"queue": DOCINTEL_INFER_QUEUE},
+    "workers.tasks.advisory": {"queue": DOCINTEL_ADVISORY_QUEUE},
 }
 # How the domain's pipeline steps (apps.documents.steps) become messages: workers maps each step to
 # its Celery task and sends it; apps reach it through this path, never by importing workers.

@@ -17,9 +17,11 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("DOCINTEL_CELERY_QUEUE", "docintel-test")
 DOCINTEL_WEBHOOK_QUEUE = os.environ.get("DOCINTEL_WEBHOOK_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks")
 DOCINTEL_INFER_QUEUE = os.environ.get("DOCINTEL_INFER_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-infer")
+DOCINTEL_ADVISORY_QUEUE = os.environ.get("DOCINTEL_ADVISORY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-advisory")
 CELERY_TASK_ROUTES = {
     "workers.tasks.infer": {"queue": DOCINTEL_INFER_QUEUE},
     "workers.tasks.infer_batch": {"queue": DOCINTEL_INFER_QUEUE},
+    "workers.tasks.advisory": {"queue": DOCINTEL_ADVISORY_QUEUE},
 }
 # Rate limits are tested on purpose (with a low rate); other tests must never meet them.
 DOCINTEL_API_RATE_LIMIT = os.environ.get("DOCINTEL_API_RATE_LIMIT", "0")

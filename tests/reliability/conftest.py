@@ -212,7 +212,11 @@ class FaultStack:
     starts: int = 0
     # the queues the worker consumes, by the variable naming each (the inference queue too where no
     # dispatcher runs: the Celery ``infer`` task, one blocking call at a time)
-    worker_queues: tuple[str, ...] = ("DOCINTEL_CELERY_QUEUE", "DOCINTEL_WEBHOOK_QUEUE")
+    worker_queues: tuple[str, ...] = (
+        "DOCINTEL_CELERY_QUEUE",
+        "DOCINTEL_WEBHOOK_QUEUE",
+        "DOCINTEL_ADVISORY_QUEUE",
+    )
     worker_threads: int = 2
 
     def _command(self, name: str) -> list[str]:
@@ -311,6 +315,7 @@ def fault_stack(
             "DOCINTEL_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
             "DOCINTEL_WEBHOOK_QUEUE": settings.DOCINTEL_WEBHOOK_QUEUE,
             "DOCINTEL_INFER_QUEUE": settings.DOCINTEL_INFER_QUEUE,
+            "DOCINTEL_ADVISORY_QUEUE": settings.DOCINTEL_ADVISORY_QUEUE,
             "DOCINTEL_ENGINE": "triton",
             "DOCINTEL_TRITON_URL": reliability_triton.url,
             "DOCINTEL_TRITON_MODEL": "sim_rel",

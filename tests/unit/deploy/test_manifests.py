@@ -45,18 +45,30 @@ def test_manifests_parse_and_the_kustomization_lists_every_file() -> None:
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
     files = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
     assert set(kustomization["resources"]) == files
-    assert {"web", "worker-prepare", "dispatcher", "worker-webhooks", "beat", "triton"} <= set(_deployments())
+    assert {
+        "web",
+        "worker-prepare",
+        "dispatcher",
+        "worker-webhooks",
+        "worker-advisory",
+        "beat",
+        "triton",
+    } <= set(_deployments())
 
 
 def test_each_stage_worker_consumes_its_own_queue() -> None:
     config, deployments = _config(), _deployments()
-    assert (
-        len({config[k] for k in ("DOCINTEL_CELERY_QUEUE", "DOCINTEL_INFER_QUEUE", "DOCINTEL_WEBHOOK_QUEUE")})
-        == 3
+    names = (
+        "DOCINTEL_CELERY_QUEUE",
+        "DOCINTEL_INFER_QUEUE",
+        "DOCINTEL_WEBHOOK_QUEUE",
+        "DOCINTEL_ADVISORY_QUEUE",
     )
+    assert len({config[k] for k in names}) == 4
     expected = {
         "worker-prepare": "$(DOCINTEL_CELERY_QUEUE)",
         "worker-webhooks": "$(DOCINTEL_WEBHOOK_QUEUE)",
+        "worker-advisory": "$(DOCINTEL_ADVISORY_QUEUE)",
         "dispatcher": "$(DOCINTEL_INFER_QUEUE)",
     }
     for name, queue in expected.items():
@@ -92,7 +104,7 @@ def test_worker_probes_answer_on_the_exporter_of_the_metrics_port() -> None:
     server = start_exporter(0, live=lambda: True, ready=readiness_problems, address="127.0.0.1")
     try:
         metrics_port = int(_config()["DOCINTEL_METRICS_PORT"])
-        for name in ("worker-prepare", "dispatcher", "worker-webhooks"):
+        for name in ("worker-prepare", "dispatcher", "worker-webhooks", "worker-advisory"):
             container = _container(_deployments()[name])
             for probe in ("livenessProbe", "readinessProbe"):
                 http = container[probe]["httpGet"]

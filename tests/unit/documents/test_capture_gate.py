@@ -54,7 +54,10 @@ def test_a_sharp_photo_goes_on_to_inference_with_its_measures_stored(tenant):
     document.refresh_from_db()
     assert outcome.next_step == PipelineStep.INFER and document.status == S.PROCESSING
     names = {c["name"] for c in document.page_checks}
-    assert {"capture_blurred", "capture_glare", "authenticity_screen"} <= names
+    assert {"capture_blurred", "capture_glare"} <= names
+    # the advisory authenticity signals follow the decision (apps.documents.advisory), not prepare
+    assert not [c for c in document.page_checks if c["kind"] == "authenticity"]
+    assert [p.captured for p in document.pages.all()] == [True]
     assert all(c["passed"] for c in document.page_checks if c["kind"] == "capture")
     assert document_result_get(document=document)["resubmission"] is None
 
@@ -64,6 +67,7 @@ def test_a_digital_pdf_is_never_gated(tenant):
     document_prepare(document_id=str(document.pk))
     document.refresh_from_db()
     assert document.status == S.PROCESSING and document.page_checks == []
+    assert not any(p.captured for p in document.pages.all())  # never judged by the signals either
 
 
 def test_the_gate_can_be_turned_off(tenant, settings):

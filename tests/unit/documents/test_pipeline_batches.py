@@ -188,22 +188,32 @@ def test_a_document_with_an_attempt_behind_it_is_not_prepared_with_its_batch(ten
 
 
 def test_the_readings_glyph_signal_is_stored_beside_the_page_checks(tenant):
-    """GIVEN a prepared document whose page shows a date with one digit pasted in at another size
-    WHEN the reading places that date THEN the inference step stores the advisory
-    authenticity_glyphs check, flagged on the date's box, among the document's page checks,
-    and the decision does not change because of it."""
+    """GIVEN a prepared passport photo whose page shows a date with one digit pasted in at another
+    size WHEN the reading places that date THEN the document is decided with its advisory signals
+    pending, and the advisory step then stores the authenticity_glyphs check, flagged on the
+    date's box, among the document's page checks; the decision does not change because of it."""
+    from apps.documents import blobs
+    from apps.documents.advisory import document_advisory
+    from apps.documents.models import AdvisoryState
     from tests.unit.media.test_field_glyphs import DATE_BOX, _encoded, _page
 
     (document_id,) = _prepared(tenant, 1, salt=9)
+    document = Document.objects.get(pk=document_id)
+    glyph_page = _encoded(_page({"scale": 1.25}))
+    blobs.blob_write(document=document, name=document.pages.get().blob_name, plaintext=glyph_page)
     (begun,) = documents_infer_begin(document_ids=[document_id])
-    assert isinstance(begun, InferInput)
-    begun = dataclasses.replace(begun, pages=[_encoded(_page({"scale": 1.25}))])
+    assert isinstance(begun, InferInput) and begun.pages == [glyph_page]
     result = FixedReader().read_document([b""])
     fields = dict(result.fields)
     fields["date_of_birth"] = FieldResult("1985-03-29", 0.99, page=1, bbox=DATE_BOX, source="ocr")
     result = dataclasses.replace(result, fields=fields)
     assert documents_infer_finish(finished=[(begun, result)]) == [StepOutcome(ran=True)]
     document = Document.objects.get(pk=document_id)
+    assert document.advisory_state == AdvisoryState.PENDING
+    assert not [c for c in document.page_checks if c["kind"] == "authenticity"]
+    assert document_advisory(document_id=document_id) == "done"
+    document = Document.objects.get(pk=document_id)
     (glyphs,) = [c for c in document.page_checks if c["name"] == "authenticity_glyphs"]
     assert not glyphs["passed"] and glyphs["advisory"] and glyphs["region"] == [round(v, 4) for v in DATE_BOX]
+    assert document.advisory_state == AdvisoryState.DONE and document.advisory_done_at is not None
     assert document.status == S.NEEDS_REVIEW

@@ -97,6 +97,21 @@ def test_erasing_a_document_removes_every_row_and_blob_and_audits_it_without_pii
     assert audit_chain_problems()[1] == []
 
 
+def test_erasure_deletes_a_blob_no_row_names(tenant, django_capture_on_commit_callbacks):
+    """Two prepare attempts racing on one page name: the storage saves the second under a name of
+    its own, the row records that one, and the first is named by no row; erasure deletes it too."""
+    document = _passport(tenant)
+    blobs.blob_write(
+        document=document, name=f"documents/{document.pk}/page-0001_aB3dE9f.bin", plaintext=b"an attempt"
+    )
+    assert len(_storage_files(document)) == 3  # original, the row's page, the unrecorded page
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("erase", "--document", str(document.pk), stdout=io.StringIO())
+
+    assert _storage_files(document) == []
+
+
 def test_erasing_a_person_finds_their_documents_by_name_and_date_of_birth(tenant, other_tenant):
     passport = _passport(tenant)
     statement = _statement(tenant, "Ms Fátima Priya Zeynep van Hansen-Ramírez")
