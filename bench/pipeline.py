@@ -10,7 +10,10 @@ a process of its own) and four measurements:
    Triton process trees (psutil) divided by the documents. PostgreSQL's and Redis's own CPU is
    not in it (shared servers); the benchmark's client is not either. Measured twice: uploaded
    through the batch API (``--batch-size`` files a request: how volume arrives), and one
-   ``POST /api/v1/documents`` a document (``cpu_ms_per_doc_single_uploads``).
+   ``POST /api/v1/documents`` a document (``cpu_ms_per_doc_single_uploads``); and a third time,
+   batches again, with the CPU worker's capture gate and authenticity signals turned off
+   (``orchestration_ms_per_doc``: what the API, Celery and the database cost a document; the page
+   measures themselves are timed in-process by bench/page_costs.py).
 2. ``dispatch_efficiency``: ``--dispatch-documents`` prepared documents wait in the inference
    queue; the dispatcher (model ``sim_gpu``: 150 ms a batch + 2 ms a document, batches of 32)
    drains it. Documents extracted per second (first to last extraction) over sim_gpu's ideal rate.
@@ -96,6 +99,23 @@ def measure_cpu(s: Stack, documents: int, clients: int, seed: int, batch_size: i
         "document_bytes": len(contents[0]),
         "files_per_request": batch_size,
     }
+
+
+# what the app costs without the page measures: the capture gate and the authenticity signals off
+WITHOUT_PAGE_MEASURES = {"DOCINTEL_CAPTURE_GATE": "0", "DOCINTEL_AUTHENTICITY_SIGNALS": "0"}
+
+
+def measure_orchestration(s: Stack, documents: int, seed: int, batch_size: int) -> dict[str, Any]:
+    """``cpu_ms_per_doc`` with the CPU worker restarted without the capture gate and the
+    authenticity signals: what the API, Celery, the database client and Triton's round trip cost
+    a document (the orchestration of issue 49's budget), measured the same way as the whole."""
+    s.stop("cpu-worker")
+    s.start_cpu_worker(extra_env=WITHOUT_PAGE_MEASURES)
+    try:
+        return measure_cpu(s, documents, clients=8, seed=seed, batch_size=batch_size)
+    finally:
+        s.stop("cpu-worker")
+        s.start_cpu_worker()
 
 
 def _backlog(s: Stack, documents: int, seed: int) -> list[str]:
@@ -340,6 +360,15 @@ def main() -> None:
                 f"{run['cpu_ms_per_doc_by_process']})",
                 flush=True,
             )
+        orchestration = measure_orchestration(
+            s, max(args.documents // 2, 100), seed + 250_000, args.batch_size
+        )
+        results["orchestration"] = orchestration
+        print(
+            f"CPU per document without the capture gate and authenticity signals (orchestration), "
+            f"batches of {args.batch_size}: {orchestration['cpu_ms_per_doc']} ms",
+            flush=True,
+        )
         if args.profile:
             profile = profile_cpu(
                 s, min(args.documents, 600), args.clients, seed + 300_000, args.out.parent, args.batch_size
@@ -377,6 +406,7 @@ def main() -> None:
     summary = {
         "cpu_ms_per_doc": cpu["cpu_ms_per_doc"],
         "cpu_ms_per_doc_single_uploads": single["cpu_ms_per_doc"],
+        "orchestration_ms_per_doc": orchestration["cpu_ms_per_doc"],
         "pipeline_documents_per_s": cpu["documents_per_s"],
         "dispatch_documents_per_s": dispatch["documents_per_s"],
         "dispatch_efficiency": dispatch["efficiency"],

@@ -1,7 +1,8 @@
 """``make bench``: the throughput and cost benchmarks side by side in one run, their results in
 ``bench/results/`` with the machine they ran on, and as the last line printed one JSON object:
 ``cpu_ms_per_doc``, ``dispatch_efficiency`` (and the one-at-a-time baseline), ``preprocess_speedup``,
-``e2e_p50_ms``, ``e2e_p95_ms`` (the end-to-end overhead beyond the simulated model's Triton time).
+``e2e_p50_ms``, ``e2e_p95_ms`` (the end-to-end overhead beyond the simulated model's Triton time),
+``cpu_split`` (the app's CPU in its parts against ``bench/budgets.toml``: bench/cpu_budget.py).
 
     python bench/run.py [--documents 2000] [--quick]
 
@@ -19,6 +20,10 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.cpu_budget import cpu_split
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -95,8 +100,15 @@ def main() -> None:
         ]
     )
 
+    page_costs_out = WORK / f"page-costs-{stamp}.json"
+    _run([py, "bench/page_costs.py", "--out", str(page_costs_out),
+          *(["--repeats", "3", "--seconds", "5"] if args.quick else []),
+          *(["--profile", "1600"] if args.profile else [])])  # fmt: skip
+
     preprocess = json.loads(preprocess_out.read_text())
     pipeline = json.loads(pipeline_out.read_text())
+    page_costs = json.loads(page_costs_out.read_text())
+    split = cpu_split(pipeline["summary"]["orchestration_ms_per_doc"], page_costs)
     summary = {
         "cpu_ms_per_doc": pipeline["summary"]["cpu_ms_per_doc"],
         "cpu_ms_per_doc_single_uploads": pipeline["summary"]["cpu_ms_per_doc_single_uploads"],
@@ -108,6 +120,7 @@ def main() -> None:
         ],
         "e2e_p50_ms": pipeline["summary"]["e2e_p50_ms"],
         "e2e_p95_ms": pipeline["summary"]["e2e_p95_ms"],
+        "cpu_split": split,
     }
     host["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     record = {
@@ -120,6 +133,10 @@ def main() -> None:
             "per document, null model, small JPEGs uploaded through the batch API (50 files a request), "
             "PostgreSQL and Redis not included; cpu_ms_per_doc_single_uploads: the same, one upload request "
             "a document",
+            "cpu_split": "orchestration_ms_per_doc: cpu_ms_per_doc with the CPU worker's capture gate and "
+            "authenticity signals off; gate and signals: CPU ms per page in one thread (bench/page_costs.py) "
+            "at the bench's page, a 1600-px and a 2400-px document photo, beside decoding the same page; "
+            "budgets from bench/budgets.toml",
             "dispatch_efficiency": "documents/s the dispatcher gets from sim_gpu (150 ms + 2 ms a document, "
             "batches of 32) over its ideal 149.5/s; CPU worker paused while it drains",
             "preprocess_speedup": f"naive / cheap CPU time, geometric mean of 12 MP JPEG and 20-page scan, "
@@ -130,6 +147,7 @@ def main() -> None:
         },
         "pipeline": pipeline,
         "preprocess": preprocess,
+        "page_costs": page_costs,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     name = f"throughput-{stamp}{'-quick' if args.quick else ''}.json"

@@ -51,6 +51,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -58,6 +59,7 @@ import numpy as np
 from PIL import Image
 
 from media.copy_move import copied_score
+from media.page_analysis import PageAnalysis
 
 # Score at or above which a signal is flagged (shown as "not passed" to the reviewer).
 # Chosen on the generated attack set (bench/authenticity.py, seed 31, docs/capture-quality.md)
@@ -74,7 +76,6 @@ EXPLANATIONS: dict[str, str] = {
     "copied": "a patch found twice on the page, pixel for pixel: possibly copied over another field",
 }
 SIGNALS: tuple[str, ...] = ("screen", "print", "edited", "copied")
-_CROP = 512
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,24 @@ class Signal:
         }
 
 
-def _centre_crop(image: np.ndarray) -> np.ndarray:
-    h, w = image.shape[:2]
-    side = min(_CROP, h, w)
-    top, left = (h - side) // 2, (w - side) // 2
-    return image[top : top + side, left : left + side]
+@lru_cache(maxsize=16)
+def _spectral_band(n: int, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Hann window of an ``n``-pixel square crop, and the flat indices into its (unshifted)
+    DFT of the band :func:`_peak_db` reads: periods of 2.2 to 8 pixels, JPEG's block harmonics
+    left out, and of each pair of conjugate frequencies (equal magnitudes) one: the band's
+    largest value and its median are the whole band's, over half the values."""
+    window = np.outer(np.hanning(n), np.hanning(n)).astype(np.float32)
+    k = np.arange(n)
+    f = (k + n // 2) % n - n // 2  # the frequency at each unshifted index
+    fy, fx = f[:, None], f[None, :]
+    radius = np.hypot(fx, fy)
+    band = (radius >= n / 8) & (radius <= n / 2.2)
+    harmonic = n / block
+    near_grid = (np.abs(fx / harmonic - np.round(fx / harmonic)) * harmonic <= 2) & (
+        np.abs(fy / harmonic - np.round(fy / harmonic)) * harmonic <= 2
+    )
+    half = (fx > 0) | ((fx == 0) & (fy > 0))
+    return window, np.flatnonzero(band & ~near_grid & half)
 
 
 def _peak_db(channel: np.ndarray, block: int = 8) -> float:
@@ -120,32 +134,25 @@ def _peak_db(channel: np.ndarray, block: int = 8) -> float:
         return 0.0
     data = channel.astype(np.float32)
     data -= cv2.blur(data, (9, 9))  # high-pass: the page's layout and lighting are not periodic
-    window = np.outer(np.hanning(n), np.hanning(n)).astype(np.float32)
-    spectrum = np.abs(np.fft.fftshift(np.fft.fft2(data * window)))
-    fy, fx = np.mgrid[0:n, 0:n]
-    fy, fx = fy - n // 2, fx - n // 2
-    radius = np.hypot(fx, fy)
-    band = (radius >= n / 8) & (radius <= n / 2.2)  # periods of 2.2 to 8 pixels
-    harmonic = n / block
-    near_grid = (np.abs(fx / harmonic - np.round(fx / harmonic)) * harmonic <= 2) & (
-        np.abs(fy / harmonic - np.round(fy / harmonic)) * harmonic <= 2
-    )
-    values = spectrum[band & ~near_grid]
+    window, band = _spectral_band(n, block)
+    spectrum = cv2.dft(data * window, flags=cv2.DFT_COMPLEX_OUTPUT).reshape(-1, 2)[band]
+    values = np.hypot(spectrum[:, 0], spectrum[:, 1])
     if values.size == 0 or float(values.max()) <= 0:
         return 0.0
     return float(10 * np.log10(values.max() / max(float(np.median(values)), 1e-6)))
 
 
-def screen_score(bgr: np.ndarray) -> float:
-    crop = _centre_crop(bgr).astype(np.float32)
-    chroma = crop[..., 2] - crop[..., 0]  # red against blue: a sub-pixel grid alternates them
+def screen_score(bgr: np.ndarray, analysis: PageAnalysis | None = None) -> float:
+    crop = PageAnalysis.of(bgr, analysis).centre_crop
+    # red against blue: a sub-pixel grid alternates them
+    chroma = cv2.subtract(crop[..., 2], crop[..., 0], dtype=cv2.CV_32F)
     return _peak_db(chroma, block=16)
 
 
-def print_score(bgr: np.ndarray) -> float:
-    crop = _centre_crop(bgr)
+def print_score(bgr: np.ndarray, analysis: PageAnalysis | None = None) -> float:
+    crop = PageAnalysis.of(bgr, analysis).centre_crop
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    saturation = float(np.mean(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)[..., 1])) / 255.0
+    saturation = float(cv2.mean(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))[1]) / 255.0
     # a colourful page is unlikely a black-and-white print: up to 10 dB off for full colour
     return _peak_db(gray) - 10.0 * min(1.0, saturation / 0.25)
 
@@ -160,34 +167,32 @@ _GHOST_CELL = 32
 _GHOST_RATIO = 0.6
 
 
-def edited_score(bgr: np.ndarray) -> tuple[float, tuple[float, float, float, float] | None]:
+def edited_score(
+    bgr: np.ndarray, analysis: PageAnalysis | None = None
+) -> tuple[float, tuple[float, float, float, float] | None]:
     """The largest block of 32-pixel cells that keeps a JPEG grid of its own, and its box.
 
     Per cell and grid offset, the error of re-compressing the page at quality 65 with its 8 x 8
     grid at that offset, over the cell's median error across all 64 offsets: a region once
     compressed on the grid at that offset (a field pasted from another JPEG, off the page's own
-    grid) is a "ghost", far below 1 there. The page's own grid (the offset where the page as a
-    whole is lowest) and the offsets within a pixel of it are left out: a page cropped by a pixel
-    or two after its last save shows them everywhere. Score: the ghost cells of the largest
-    connected block, at the offset where it is largest (0 for a page with one grid, or none).
-    Costs 64 JPEG round trips of the page's grey image (some 0.5-1 s for a phone photo)."""
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
+    grid) is a "ghost", far below 1 there. The page's own grid and the offsets within a pixel of
+    it are left out: a page cropped by a pixel or two after its last save shows them everywhere.
+    Score: the ghost cells of the largest connected block, at the offset where it is largest
+    (0 for a page with one grid, or none). The page's own grid is the offset where its cells'
+    median error ratio is lowest.
+
+    Costs 64 JPEG round trips of the page's grey image, the most costly of the page's checks
+    (bench/page_costs.py, docs/capture-quality.md): no reduction can spare them, the ghost being
+    the page's own pixels on their 8 x 8 grid, and no cheaper sign of a second grid (the grey
+    steps along each phase's block edges) found the pasted cells the ghost finds."""
+    gray = PageAnalysis.of(bgr, analysis).gray
     height, width = gray.shape
     rows, cols = gray.shape[0] // _GHOST_CELL, gray.shape[1] // _GHOST_CELL
     if rows < 2 or cols < 2:
         return 0.0, None
     h, w = rows * _GHOST_CELL, cols * _GHOST_CELL
     gray = np.ascontiguousarray(gray[:h, :w])
-    levels = gray.astype(np.float32)
-    errors = np.empty((64, rows, cols), np.float32)
-    for offset in range(64):
-        dy, dx = divmod(offset, 8)
-        ok, data = cv2.imencode(".jpg", gray[dy:, dx:], [cv2.IMWRITE_JPEG_QUALITY, _GHOST_QUALITY])
-        assert ok
-        again = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE).astype(np.float32)
-        squared = np.zeros((h, w), np.float32)
-        squared[dy:, dx:] = (levels[dy:, dx:] - again) ** 2
-        errors[offset] = squared.reshape(rows, _GHOST_CELL, cols, _GHOST_CELL).mean(axis=(1, 3))
+    errors = _ghost_errors(gray)
     ratio = (errors + 1.0) / (np.median(errors, axis=0) + 1.0)
     page_y, page_x = divmod(int(np.argmin(np.median(ratio, axis=(1, 2)))), 8)
     best, best_cells = 0, None
@@ -218,16 +223,46 @@ def edited_score(bgr: np.ndarray) -> tuple[float, tuple[float, float, float, flo
     return float(best), box
 
 
-def signals_of_page(bgr: np.ndarray, page: int = 1, full_size: np.ndarray | None = None) -> list[Signal]:
+def _ghost_errors(gray: np.ndarray) -> np.ndarray:
+    """(64, rows, cols): each cell's mean squared error when the page is re-compressed with its
+    grid at each offset (rows and columns before the offset: no error)."""
+    h, w = gray.shape
+    rows, cols = h // _GHOST_CELL, w // _GHOST_CELL
+    errors = np.empty((64, rows, cols), np.float32)
+    for offset in range(64):
+        dy, dx = divmod(offset, 8)
+        shifted = np.ascontiguousarray(gray[dy:, dx:])
+        ok, data = cv2.imencode(".jpg", shifted, [cv2.IMWRITE_JPEG_QUALITY, _GHOST_QUALITY])
+        assert ok
+        again = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+        difference = cv2.absdiff(shifted, again)
+        squared = cv2.multiply(difference, difference, dtype=cv2.CV_32F)
+        squared = cv2.copyMakeBorder(squared, dy, 0, dx, 0, cv2.BORDER_CONSTANT, value=(0.0,))
+        # each cell's mean (an area resize by a whole factor averages each cell exactly)
+        errors[offset] = cv2.resize(squared, (cols, rows), interpolation=cv2.INTER_AREA)
+    return errors
+
+
+def signals_of_page(
+    bgr: np.ndarray,
+    page: int = 1,
+    full_size: np.ndarray | None = None,
+    analysis: PageAnalysis | None = None,
+) -> list[Signal]:
     """The page signals of one page image. ``full_size``: the same page as uploaded, before it
     was fitted within the page size limit; the copy-move signal looks there, since resampling
     makes the two copies of a pasted patch differ (a copy on a 4000-pixel phone photo fitted to
-    2400 pixels is all but gone)."""
-    edited, box = edited_score(bgr)
-    copied, copied_box = copied_score(full_size if full_size is not None else bgr)
+    2400 pixels is all but gone). ``analysis``: the page's :class:`PageAnalysis` when the caller
+    holds one (the capture gate's: the grey page is converted once)."""
+    shared = PageAnalysis.of(bgr, analysis)
+    edited, box = edited_score(bgr, shared)
+    if full_size is not None:
+        copied, copied_box = copied_score(full_size)
+    else:
+        copied, copied_box = copied_score(bgr, shared)
     return [
-        Signal("screen", screen_score(bgr), THRESHOLDS["screen"], page),
-        Signal("print", print_score(bgr), THRESHOLDS["print"], page),
+        Signal("screen", screen_score(bgr, shared), THRESHOLDS["screen"], page),
+        Signal("print", print_score(bgr, shared), THRESHOLDS["print"], page),
         Signal("edited", edited, THRESHOLDS["edited"], page, box),
         Signal("copied", copied, THRESHOLDS["copied"], page, copied_box),
     ]
@@ -237,17 +272,25 @@ def signals_of_images(
     images: Sequence[bytes],
     numbers: Sequence[int] | None = None,
     full_size: Mapping[int, bytes] | None = None,
+    analyses: Sequence[PageAnalysis | None] | None = None,
 ) -> list[Signal]:
     """One signal of each kind for the document: each kind's highest-scoring page. Pages that
     do not decode are left out. ``full_size``: by page number, the upload's own image of a page
-    that was made smaller to be stored (see :func:`signals_of_page`)."""
+    that was made smaller to be stored (see :func:`signals_of_page`). ``analyses``: the pages
+    already decoded (``media.capture_quality.analyses_of``, shared with the capture gate), in
+    the order of ``images``; a page without one is decoded here."""
     numbers = list(numbers) if numbers is not None else list(range(1, len(images) + 1))
+    decoded = list(analyses) if analyses is not None else [None] * len(images)
     best: dict[str, Signal] = {}
-    for data, number in zip(images, numbers, strict=True):
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        if image is None:
-            continue
-        for signal in signals_of_page(image, number, _larger(image, (full_size or {}).get(number))):
+    for data, number, analysis in zip(images, numbers, decoded, strict=True):
+        if analysis is None:
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            analysis = PageAnalysis(image)
+        image = analysis.bgr
+        larger = _larger(image, (full_size or {}).get(number))
+        for signal in signals_of_page(image, number, larger, analysis):
             if signal.name not in best or signal.score > best[signal.name].score:
                 best[signal.name] = signal
     return [best[name] for name in SIGNALS if name in best]

@@ -1,7 +1,8 @@
 """Is a page image good enough to read, or should the applicant take the photo again?
 
 Measured per page, cheaply (OpenCV on a working copy of at most ``WORK_SIDE`` pixels a side,
-some 30-80 ms a page), before any inference: a page that fails is not worth a model call, and
+shared with the authenticity signals through :class:`media.page_analysis.PageAnalysis`; what
+each page costs is bench/page_costs.py's, docs/capture-quality.md), before any inference: a page that fails is not worth a model call, and
 the applicant is better served by a new photo now than by an operator squinting later.
 
 Each measure is one number, compared with a threshold (:class:`CaptureThresholds`, per
@@ -50,6 +51,8 @@ import cv2
 import numpy as np
 
 from engines.deblur import motion_blur_of
+from media.page_analysis import WORK_SIDE as WORK_SIDE
+from media.page_analysis import PageAnalysis, histogram, percentiles
 
 # Machine-readable reasons for a new photo, in the order they are reported.
 REASONS: tuple[str, ...] = ("blurred", "glare", "cropped", "low_resolution", "too_dark")
@@ -63,9 +66,8 @@ APPLICANT_SENTENCES: dict[str, str] = {
     "too_dark": "The photo is too dark or too faint to read: take it in better light.",
 }
 
-# The working copy's longest side: the measures below are taken on it (and scaled back to page
-# pixels), so a page costs the same whatever its size.
-WORK_SIDE = 1600
+# The working copy's longest side (WORK_SIDE, media.page_analysis): the measures below are taken
+# on it (and scaled back to page pixels), so a page costs the same whatever its size.
 _TILE = 32
 # A tile holds text when ink and paper differ by at least this much (grey levels).
 _TILE_MIN_CONTRAST = 60.0
@@ -105,6 +107,9 @@ _BLANK_MAX_SPREAD = 40.0
 _STROKE_MARGIN = 2
 # Tiles with at least this many stroke pixels are tiles of text (for blur_px).
 _TILE_MIN_STROKE = 24
+# The text region's closing (a few letters wide) is taken on the letters' mask reduced until its
+# kernel is about this many pixels (media.capture_quality._text_region).
+_REGION_KERNEL = 9
 
 
 @dataclass(frozen=True)
@@ -262,16 +267,17 @@ def decode_page(data: bytes) -> np.ndarray:
     return image
 
 
-def measure_page(image: np.ndarray) -> CaptureMeasures:
-    """The capture measures of a BGR or grey uint8 page."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+def measure_page(image: np.ndarray, analysis: PageAnalysis | None = None) -> CaptureMeasures:
+    """The capture measures of a BGR or grey uint8 page. ``analysis``: the page's
+    :class:`PageAnalysis` when the caller holds one (its grey page and working copy are reused)."""
+    page = PageAnalysis.of(image, analysis)
+    gray, work, scale = page.gray, page.work, page.work_scale
     height, width = gray.shape
-    scale = min(1.0, WORK_SIDE / max(height, width))
-    work = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     marks = ink_mask(work)
-    ink = letters_mask(marks)
-    text_height = _text_height(ink)
-    brightness = float(np.median(work))
+    ink, letter_stats = _letters(marks)
+    text_height = _text_height_of(letter_stats, ink.shape[0])
+    work_counts = page.work_histogram
+    brightness = float(percentiles(work_counts, 50)[0])
     if text_height is None and _blank(work, brightness):
         return CaptureMeasures(
             width=width,
@@ -291,17 +297,19 @@ def measure_page(image: np.ndarray) -> CaptureMeasures:
         # no letters left to read (a heavy blur or smear melts them into blobs): the marks that
         # are not long rules stand in for them
         strokes = _strokes(_without_rules(marks))
-    blur = _edge_width(work, strokes)
+    gx = cv2.Sobel(work, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(work, cv2.CV_32F, 0, 1, ksize=3)
+    blur = _edge_width(work, strokes, (gx, gy))
     if blur is None:
         # too few tiles of letters left to read: the page is blurred past finding its letters,
         # or holds hardly any; every tile with ink against paper in it then tells the edges' width
         # (a rule's or a band's edge reads sharp, so this can only err towards passing)
-        blur = _edge_width(work, None)
-    glare, glare_box = _glare(work, ink, text_height)
-    cropped, cropped_box = _cropped(ink, work)
+        blur = _edge_width(work, None, (gx, gy))
+    glare, glare_box = _glare(work, ink, text_height, work_counts)
+    cropped, cropped_box = _cropped(ink, work, letter_stats, work_counts)
     contrast = _contrast(work, ink)
     motion = motion_blur_of(gray)
-    isotropy = _edge_isotropy(work, strokes)
+    isotropy = _edge_isotropy(work, strokes, (gx, gy))
     regions = {k: v for k, v in (("glare", glare_box), ("cropped", cropped_box)) if v is not None}
     return CaptureMeasures(
         width=width,
@@ -326,7 +334,7 @@ def _blank(work: np.ndarray, brightness: float) -> bool:
     if brightness < _BLANK_MIN_BRIGHTNESS:
         return False  # a dark frame is a photo too dark to show anything, not a blank page
     smooth = cv2.GaussianBlur(work, (0, 0), _BLANK_SMOOTH)
-    low, high = np.percentile(smooth, (0.5, 99.5))
+    low, high = percentiles(histogram(smooth), (0.5, 99.5))
     if float(high - low) > _BLANK_MAX_SPREAD:
         return False  # dark marks on it, letters or not (a page blurred past reading is no blank)
     gain = 255.0 / max(float(high - low), _BLANK_MIN_SPREAD)
@@ -345,9 +353,16 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
 def letters_mask(ink: np.ndarray) -> np.ndarray:
     """The ink's letter-sized marks only: a table's wood grain, a rule, a portrait's outline or a
     card's edge are ink too, but not text (uint8 0/255)."""
+    return _letters(ink)[0]
+
+
+def _letters(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`letters_mask`, and its marks' connected components' stats (``CC_STAT_*`` columns,
+    the background's row left out): the letters' components are the ink's that were kept, so
+    the measures that read them need not label the mask again."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if count <= 1:
-        return ink
+        return ink, stats[1:]
     w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
     keep = (
         (h >= 3)
@@ -358,7 +373,8 @@ def letters_mask(ink: np.ndarray) -> np.ndarray:
         & (area >= 6)
     )
     keep[0] = False
-    return np.where(keep[labels], np.uint8(255), np.uint8(0))
+    lookup = np.where(keep, np.uint8(255), np.uint8(0))
+    return lookup[labels], stats[keep]
 
 
 def _tiles(values: np.ndarray) -> np.ndarray:
@@ -389,16 +405,18 @@ def _without_rules(marks: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(marks, cv2.bitwise_not(rules))
 
 
-def _edge_width(gray: np.ndarray, strokes: np.ndarray | None) -> float | None:
+def _edge_width(
+    gray: np.ndarray, strokes: np.ndarray | None, gradients: tuple[np.ndarray, np.ndarray] | None = None
+) -> float | None:
     """Over the tiles holding letters' strokes (every tile when ``strokes`` is None): (ink-paper
     contrast / steepest gradient), a step edge's width; the sharper quarter's bound. Tiles of
     rules, bands, pictures or blank paper alone are left out: the page's blur is its letters'."""
-    smooth = cv2.blur(gray, (3, 3)).astype(np.float32)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3) / 4.0
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3) / 4.0
-    gradient = _tiles(cv2.magnitude(gx, gy))
+    smooth = cv2.blur(gray, (3, 3))
+    gx, gy = gradients if gradients is not None else _sobel(gray)
+    # the Sobel kernel's weights sum to 4 each side: a quarter of its response is a grey step's
+    gradient = _tiles(cv2.magnitude(gx, gy) * np.float32(0.25))
     levels = _tiles(smooth)
-    contrast = levels.max(axis=2) - levels.min(axis=2)
+    contrast = levels.max(axis=2).astype(np.float32) - levels.min(axis=2)
     steepest = gradient.max(axis=2)
     text = contrast >= _TILE_MIN_CONTRAST
     if strokes is not None:
@@ -411,15 +429,21 @@ def _edge_width(gray: np.ndarray, strokes: np.ndarray | None) -> float | None:
     return float(np.percentile(widths, 25))
 
 
-def _edge_isotropy(gray: np.ndarray, strokes: np.ndarray) -> float | None:
+def _sobel(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+
+
+def _edge_isotropy(
+    gray: np.ndarray, strokes: np.ndarray, gradients: tuple[np.ndarray, np.ndarray] | None = None
+) -> float | None:
     """The smaller over the larger eigenvalue of the gradients' second-moment matrix over the
     letters' strokes (1: edges alike in every direction; near 0: smeared along one). Letters have
     edges in every direction; a page's rules and bands have them in one, so they are left out."""
     on_strokes = strokes > 0
     if int(on_strokes.sum()) < _ISOTROPY_MIN_PIXELS:
         return None
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[on_strokes]
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[on_strokes]
+    gx_all, gy_all = gradients if gradients is not None else _sobel(gray)
+    gx, gy = gx_all[on_strokes], gy_all[on_strokes]
     xx, yy, xy = float(np.mean(gx * gx)), float(np.mean(gy * gy)), float(np.mean(gx * gy))
     spread = np.hypot((xx - yy) / 2, xy)
     largest, smallest = (xx + yy) / 2 + spread, (xx + yy) / 2 - spread
@@ -430,11 +454,16 @@ def _edge_isotropy(gray: np.ndarray, strokes: np.ndarray) -> float | None:
 
 def _text_height(ink: np.ndarray) -> float | None:
     """Median height of letter-sized connected marks, in working pixels."""
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    if count <= 1:
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return _text_height_of(stats[1:], ink.shape[0])
+
+
+def _text_height_of(stats: np.ndarray, height: int) -> float | None:
+    """:func:`_text_height` from the marks' components' stats (the background's left out)."""
+    if len(stats) == 0:
         return None
-    w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
-    limit = ink.shape[0] * 0.1
+    w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
+    limit = height * 0.1
     letters = (h >= 3) & (h <= limit) & (w <= 2.5 * h) & (area >= 0.15 * w * h) & (area >= 6)
     if int(letters.sum()) < 15:
         return None
@@ -447,20 +476,40 @@ def _text_height(ink: np.ndarray) -> float | None:
 
 def _text_region(ink: np.ndarray, text_height: float | None) -> np.ndarray:
     """Where the document's text lies: the convex hull of the blocks its letters close into
-    (lines a few letters apart join; a lone speck on the table does not count)."""
+    (lines a few letters apart join; a lone speck on the table does not count).
+
+    The closing's kernel is a few letters wide, and costly at the page's size: it is applied to
+    the letters' mask reduced by a whole factor until the kernel is about ``_REGION_KERNEL``
+    pixels (a reduced pixel is ink when any of its pixels is), drawn back at the mask's size and
+    eroded by half the reduction (what "any of its pixels" added around the marks). The blocks
+    agree with a closing at full size to a few pixels along their edges (bench/page_costs.py,
+    docs/capture-quality.md), at a small share of the cost."""
     size = int(max(9, 3 * (text_height or 12))) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, kernel)
+    factor = max(1, size // _REGION_KERNEL)
+    height, width = ink.shape
+    if factor == 1:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, kernel)
+    else:
+        small = cv2.resize(ink, (-(-width // factor), -(-height // factor)), interpolation=cv2.INTER_AREA)
+        small = np.where(small > 0, np.uint8(255), np.uint8(0))
+        reduced = max(3, round(size / factor)) | 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reduced, reduced))
+        closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+        closed = cv2.resize(closed, (width, height), interpolation=cv2.INTER_NEAREST)
+        grown = round(0.5 * (factor - 1))
+        if grown > 0:
+            closed = cv2.erode(closed, np.ones((2 * grown + 1, 2 * grown + 1), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blocks = [c for c in contours if cv2.contourArea(c) >= 4 * size * size]
-    region = np.zeros_like(closed)
+    region = np.zeros_like(ink)
     if blocks:
         cv2.fillConvexPoly(region, cv2.convexHull(np.concatenate(blocks)), (255,))
     return region
 
 
 def _glare(
-    gray: np.ndarray, ink: np.ndarray, text_height: float | None
+    gray: np.ndarray, ink: np.ndarray, text_height: float | None, counts: np.ndarray | None = None
 ) -> tuple[float, tuple[float, float, float, float] | None]:
     """Share of the text's region under a clipped highlight with no letter left in it, and the
     highlight's box.
@@ -468,46 +517,60 @@ def _glare(
     A highlight is clipped white (the sensor saturated) in a blob larger than two letters, where
     no letter survives. On paper that is itself near white at full exposure (a flat scan of a
     letter) a blank margin is clipped too: there no glare is measured (conservative: such a page
-    is never sent back for glare)."""
-    region = _text_region(ink, text_height) > 0
-    area = int(region.sum())
+    is never sent back for glare). ``counts``: ``gray``'s histogram, when the caller has it."""
+    # a quarter of the frame clipped white is white paper too, its text set on shaded boxes (a
+    # printed invoice's tinted panels): its white gaps are paper, not a highlight (checked first:
+    # the cheapest way out)
+    counts = histogram(gray) if counts is None else counts
+    if float(percentiles(counts, _PAPER_PERCENTILE)[0]) >= _CLIPPED:
+        return 0.0, None
+    region = _text_region(ink, text_height)
+    area = cv2.countNonZero(region)
     if area < 0.002 * gray.size:
         return 0.0, None
-    paper = gray[region & (ink == 0)]
-    if not paper.size or float(np.median(paper)) >= _WHITE_PAPER:
-        return 0.0, None
-    # a quarter of the frame clipped white is white paper too, its text set on shaded boxes (a
-    # printed invoice's tinted panels): its white gaps are paper, not a highlight
-    if float(np.percentile(gray, _PAPER_PERCENTILE)) >= _CLIPPED:
+    paper_mask = cv2.bitwise_and(region, cv2.bitwise_not(ink))
+    paper = histogram(gray, paper_mask)
+    if not paper.sum() or float(percentiles(paper, 50)[0]) >= _WHITE_PAPER:
         return 0.0, None
     letter = int(max(5, text_height or 5))
     bright = (gray >= _CLIPPED).astype(np.uint8)
     near_ink = cv2.dilate(ink, np.ones(((letter // 2) | 1, (letter // 2) | 1), np.uint8))
     bright[near_ink > 0] = 0
     opened = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones(((2 * letter) | 1, (2 * letter) | 1), np.uint8))
-    over_text = (opened > 0) & region
-    share = float(over_text.sum()) / area
+    over_text = (opened > 0) & (region > 0)
+    share = float(np.count_nonzero(over_text)) / area
     if share == 0.0:
         return 0.0, None
     return share, _box(over_text)
 
 
-def _cropped(letters: np.ndarray, gray: np.ndarray) -> tuple[float, tuple[float, float, float, float] | None]:
+def _cropped(
+    letters: np.ndarray,
+    gray: np.ndarray,
+    stats: np.ndarray | None = None,
+    counts: np.ndarray | None = None,
+) -> tuple[float, tuple[float, float, float, float] | None]:
     """The largest share of one side of the frame along which letters are cut by it: letter
     marks that reach the frame's edge (within ``_FRAME_TOUCH`` pixels) where the frame's edge runs
     over the paper, the span they cover along that side. Text near the edge but whole (a scan
     cropped to the paper, a receipt filling the frame) cuts nothing; rules, a table's edge and the
     paper's edge are not letters; where the frame's edge runs over the scanner's lid or a table
     (darker than the paper: the paper's edge is inside the frame there) no text is cut, whatever
-    dark teeth of a torn edge look like."""
+    dark teeth of a torn edge look like. ``stats``: the letters' components' stats and
+    ``counts``: ``gray``'s histogram, when the caller has them."""
     height, width = letters.shape
-    count, _, stats, _ = cv2.connectedComponentsWithStats(letters, connectivity=8)
-    if count <= 1:
+    if stats is None:
+        _, _, stats, _ = cv2.connectedComponentsWithStats(letters, connectivity=8)
+        stats = stats[1:]
+    if len(stats) == 0:
         return 0.0, None
-    x, y = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
-    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    w, h = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
     t = _FRAME_TOUCH
-    paper = float(np.percentile(gray, 90))
+    touching_any = (y < t) | (y + h > height - t) | (x < t) | (x + w > width - t)
+    if not touching_any.any():
+        return 0.0, None
+    paper = float(percentiles(histogram(gray) if counts is None else counts, 90)[0])
     depth = max(2, t + 1)
     sides = {
         "top": (y < t, x, w, gray[:depth, :].mean(axis=0), (0.0, 0.0, 1.0, 0.05)),
@@ -538,11 +601,13 @@ def _contrast(gray: np.ndarray, ink: np.ndarray) -> float | None:
     to its 5th, or lower where letters cover less than a tenth of the region (a few lines of
     large print on a wide page): the low end stays inside the ink. With no text region found
     (a blank frame), the whole page's spread."""
-    region = _text_region(ink, None) > 0
-    if int(region.sum()) < 0.002 * gray.size:
-        region = np.ones_like(region)
-    inked = float((ink[region] > 0).mean())
-    low, high = np.percentile(gray[region], (min(5.0, max(0.05, 50 * inked)), 95))
+    region = _text_region(ink, None)
+    area = cv2.countNonZero(region)
+    if area < 0.002 * gray.size:
+        region = np.full_like(region, 255)
+        area = region.size
+    inked = cv2.countNonZero(cv2.bitwise_and(ink, region)) / area
+    low, high = percentiles(histogram(gray, region), (min(5.0, max(0.05, 50 * inked)), 95))
     return float(high - low)
 
 
@@ -626,8 +691,21 @@ def assess(
     return CaptureAssessment(tuple(pages), tuple(checks))
 
 
+def analyses_of(images: Sequence[bytes]) -> list[PageAnalysis]:
+    """Encoded page images decoded once each, to be shared by :func:`assess_images` and
+    ``media.authenticity.signals_of_images``; ValueError when one does not decode."""
+    return [PageAnalysis(decode_page(data)) for data in images]
+
+
 def assess_images(
-    images: Sequence[bytes], thresholds: CaptureThresholds, numbers: Sequence[int] | None = None
+    images: Sequence[bytes],
+    thresholds: CaptureThresholds,
+    numbers: Sequence[int] | None = None,
+    analyses: Sequence[PageAnalysis] | None = None,
 ) -> CaptureAssessment:
-    """:func:`assess` of encoded page images; ValueError when one does not decode."""
-    return assess([measure_page(decode_page(data)) for data in images], thresholds, numbers)
+    """:func:`assess` of encoded page images; ValueError when one does not decode.
+    ``analyses``: the pages already decoded (:func:`analyses_of`), in the order of ``images``."""
+    pages = list(analyses) if analyses is not None else analyses_of(images)
+    if len(pages) != len(images):
+        raise ValueError("one analysis a page image")
+    return assess([measure_page(page.image, page) for page in pages], thresholds, numbers)

@@ -51,6 +51,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from media.page_analysis import PageAnalysis
+
 _BLOCK = 8
 _HALF = _BLOCK // 2
 # A block is textured when its quadrant means span this many grey levels and its structure
@@ -107,10 +109,11 @@ class _Pairs:
         return self.dy.astype(np.int64) * 65536 + (self.dx.astype(np.int64) + 32768)
 
 
-def copied_score(bgr: np.ndarray) -> tuple[float, Box | None]:
+def copied_score(bgr: np.ndarray, analysis: PageAnalysis | None = None) -> tuple[float, Box | None]:
     """The pairs of the largest patch found twice on the page at one shift, and the box of the
-    pasted copy (shares of the page's width, height); (0, None) when there is none."""
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
+    pasted copy (shares of the page's width, height); (0, None) when there is none.
+    ``analysis``: the page's :class:`PageAnalysis` when the caller holds one (its grey page)."""
+    gray = PageAnalysis.of(bgr, analysis).gray
     height, width = gray.shape
     if min(height, width) < 4 * _BLOCK:
         return 0.0, None
@@ -134,8 +137,11 @@ def _block_pairs(gray: np.ndarray) -> _Pairs:
         means[_HALF : _HALF + ny, 0:nx],
         means[_HALF : _HALF + ny, _HALF : _HALF + nx],
     ]
-    spread = np.maximum(np.maximum(quadrants[0], quadrants[1]), np.maximum(quadrants[2], quadrants[3]))
-    spread -= np.minimum(np.minimum(quadrants[0], quadrants[1]), np.minimum(quadrants[2], quadrants[3]))
+    # (OpenCV's element-wise max and min: the same values as NumPy's, a few times faster)
+    spread = cv2.subtract(
+        cv2.max(cv2.max(quadrants[0], quadrants[1]), cv2.max(quadrants[2], quadrants[3])),
+        cv2.min(cv2.min(quadrants[0], quadrants[1]), cv2.min(quadrants[2], quadrants[3])),
+    )
     eigen = cv2.cornerMinEigenVal(gray, _BLOCK, ksize=3)[_HALF : _HALF + ny, _HALF : _HALF + nx]
     ys, xs = np.nonzero((spread >= _MIN_RANGE) & (eigen >= _MIN_EIGEN))
     key = np.zeros(len(ys), np.uint64)

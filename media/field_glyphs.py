@@ -35,6 +35,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from media.page_analysis import PageAnalysis
+
 # Score at or above which the signal is flagged. Chosen on bench/field_glyphs.py --count 48
 # (seed 41: 48 clean generated phone photos of MRZ documents, their one-glyph forgeries, and the 7
 # bundled samples/*.jpg that read with fields): the highest clean score was 4.62 (a generated
@@ -185,13 +187,16 @@ def field_glyph_signal(
     page_bgr: np.ndarray,
     fields: Sequence[tuple[str, str, tuple[float, float, float, float]]],
     page: int,
+    analysis: PageAnalysis | None = None,
 ) -> dict[str, Any] | None:
     """The advisory check ``authenticity_glyphs`` of one page: ``fields`` are (name, value as
     read, bbox as shares of the page [x0, y0, x1, y1]). Score: the largest robust deviation of
     one glyph from the rest of its field, over every judged field; region: that field's box;
     the detail names the field, never its value. None when no field is judged (no digit-or-
-    upper-case value with a box, or fewer than MIN_GLYPHS glyphs found in each)."""
-    gray = cv2.cvtColor(page_bgr, cv2.COLOR_BGR2GRAY) if page_bgr.ndim == 3 else page_bgr
+    upper-case value with a box, or fewer than MIN_GLYPHS glyphs found in each). ``analysis``:
+    the page's :class:`PageAnalysis` when the caller holds one (its grey page is reused). Only
+    the fields' boxes are read: a few milliseconds a page (bench/page_costs.py)."""
+    gray = PageAnalysis.of(page_bgr, analysis).gray
     height, width = gray.shape
     best: tuple[float, str, str, tuple[float, float, float, float]] | None = None
     for name, value, bbox in fields:

@@ -154,6 +154,8 @@ LIST_URLS = {
     "api:webhook_dead_letters_redrive",
     "webhooks:dead_letters",
     "webhooks:dead_letters_redrive",
+    # the caller's own policy (tests/unit/doctypes/test_authenticity_policy.py)
+    "api:authenticity_policy",
 }
 
 
