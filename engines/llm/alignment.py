@@ -12,7 +12,9 @@ decoded *alone* — not character offsets. Joining those texts need not give the
 current position, or found a little ahead (the gap goes to the tokens that could not be placed, or
 to this one if none are waiting); a token that matches nowhere waits for the next one that does.
 The result has the shape of :func:`engines.llm.confidence.decode_with_offsets`' offsets — one
-``(start, end)`` per token, non-decreasing — so the same span confidence applies to every engine.
+``(start, end)`` per token, non-decreasing — so the same span confidence applies to every engine,
+including its rule that a zero-width token (vLLM's ``""`` for a token ending inside a character)
+is scored with the next token that writes characters (:func:`engines.llm.confidence.value_tokens`).
 """
 
 from __future__ import annotations

@@ -43,11 +43,12 @@ def decode_with_offsets(
     """The decoded text and each token's ``[start, end)`` characters in it, in one pass.
 
     A token that ends inside a multi-byte character gets an empty span at the current end and the
-    token that completes the character gets it; the ends are non-decreasing and the last one is
-    the text's length. No prefix decodes (O(n²) for n tokens): Each step decodes a short window only —
-    the tokens of the previous emitted span plus the pending ones — and keeps what the new token
-    added, so a tokenizer that decodes a leading piece differently from the same piece mid-text
-    (SentencePiece's word marker) gives the same text as decoding everything at once.
+    token that completes the character gets it (:func:`value_tokens` scores the two together); the
+    ends are non-decreasing and the last one is the text's length. No prefix decodes (O(n²) for n
+    tokens): Each step decodes a short window only — the tokens of the previous emitted span plus
+    the pending ones — and keeps what the new token added, so a tokenizer that decodes a leading
+    piece differently from the same piece mid-text (SentencePiece's word marker) gives the same
+    text as decoding everything at once.
     """
     text: list[str] = []
     length = 0
@@ -71,11 +72,28 @@ def decode_with_offsets(
 
 
 def value_tokens(span: Span, offsets: Sequence[tuple[int, int]]) -> list[int]:
-    """Indices of the tokens whose characters overlap ``span`` (an empty span: the quotes)."""
+    """Indices of the tokens whose characters overlap ``span`` (an empty span: the quotes), each
+    with the zero-width tokens just before it.
+
+    A token that wrote no character of its own — the lead bytes of a character the next token
+    completes, which :func:`decode_with_offsets` and an OpenAI engine's ``""`` leave zero-width —
+    still chose part of what follows: it belongs to the next token that writes characters, so
+    "漢" written as a doubtful lead byte and a sure completion scores as doubtful. Zero-width
+    tokens with no writing token after them (a trailing ``<eos>``) belong to no value."""
     start, end = span.start, span.end
     if start == end:  # "" : score the two quotes around it
         start, end = start - 1, end + 1
-    return [i for i, (a, b) in enumerate(offsets) if a < end and b > start and b > a]
+    chosen: list[int] = []
+    pending: list[int] = []  # zero-width tokens waiting for the next token that writes characters
+    for index, (a, b) in enumerate(offsets):
+        if b <= a:
+            pending.append(index)
+            continue
+        if a < end and b > start:
+            chosen.extend(pending)
+            chosen.append(index)
+        pending = []
+    return chosen
 
 
 def value_confidence(

@@ -63,7 +63,8 @@ def generation_from_response(body: dict[str, Any], *, engine_ms: int = 0) -> Gen
     try:
         choice = body["choices"][0]
         content = choice["message"].get("content") or ""
-        entries = (choice.get("logprobs") or {}).get("content") or []
+        returned = choice.get("logprobs")
+        entries = (returned or {}).get("content") or []
         texts = [str(entry.get("token", "")) for entry in entries]
         logprobs = [float(entry.get("logprob", -9999.0)) for entry in entries]
         usage = body.get("usage") or {}
@@ -79,6 +80,8 @@ def generation_from_response(body: dict[str, Any], *, engine_ms: int = 0) -> Gen
         prompt_tokens=int(usage.get("prompt_tokens") or 0),
         answer_tokens=int(usage.get("completion_tokens") or len(entries)),
         engine_ms=engine_ms,
+        # asked for (chat_request) and not returned: an engine or proxy that drops them
+        scored=bool(entries) or not content,
     )
 
 

@@ -73,6 +73,9 @@ class Generation:
     prompt_tokens: int = 0  # as the engine counted them (image soft tokens included)
     answer_tokens: int = 0
     engine_ms: int = 0  # the engine's own latency for this call, as the caller measured it
+    # False when the engine returned no log-probabilities at all (``logprobs: null``): it was
+    # started or proxied without them, a misconfiguration; every confidence is then unknown.
+    scored: bool = True
 
     def __post_init__(self) -> None:
         if len(self.logprobs) != len(self.offsets):
@@ -92,6 +95,18 @@ def _pick(confidence: ValueConfidence | None, statistic: Statistic) -> float:
     if confidence is None:
         return 0.0
     return confidence.minimum if statistic == "minimum" else confidence.geometric_mean
+
+
+UNSCORED = "model_scored"  # the check that fails where a confidence could not be computed
+NO_LOGPROBS = (
+    "the model engine returned no log-probabilities, so confidences are unknown (0.0): the engine "
+    "is misconfigured (serve with log-probabilities enabled)"
+)
+
+
+def unscored_checks(generation: Generation) -> list[Check]:
+    """A failed ``model_scored`` check if the engine returned no log-probabilities, else none."""
+    return [] if generation.scored else [Check(UNSCORED, False, NO_LOGPROBS)]
 
 
 def plan_classification(page_count: int, own_types: Sequence[TypeCandidate] = ()) -> ModelCall:
@@ -120,18 +135,22 @@ def read_classification(
         return TypeDecision(hint or "other", 0.0, [cut])
     if named not in known:
         raise EngineError(UNUSABLE, "the classifier named no known document type")
-    confidence = _pick(
-        value_confidence(parsed.spans["document_type"], generation.offsets, generation.logprobs), statistic
-    )
+    scored = value_confidence(parsed.spans["document_type"], generation.offsets, generation.logprobs)
+    confidence = _pick(scored, statistic)
+    unscored: list[Check] = []
+    if scored is None:  # no score is an unknown confidence, never a sure one
+        reason = NO_LOGPROBS if not generation.scored else "no scored token wrote the document type"
+        unscored = [Check(UNSCORED, False, reason)]
     if hint is None or hint == named:
         checks = [] if hint is None else [Check("document_type_hint", True, "")]
-        return TypeDecision(str(named), confidence, checks)
+        return TypeDecision(str(named), confidence, [*checks, *unscored])
     if confidence >= HINT_OVERRIDE_CONFIDENCE:
         detail = f"the page contradicts the hint; read as {named}"
         return TypeDecision(str(named), confidence, [Check("document_type_hint", False, detail)])
-    return TypeDecision(
-        hint, 1.0 - confidence, [Check("document_type_hint", False, f"the model suggests {named}")]
-    )
+    # Read as the hint, which the model did not choose: the model gave no probability of the hint
+    # (1 - P(its choice) only bounds it), so the hint's confidence is unknown.
+    detail = f"the model suggests {named}; the hint's own probability is unknown"
+    return TypeDecision(hint, 0.0, [Check("document_type_hint", False, detail), *unscored])
 
 
 def extraction_schema_for(document_type: str, custom_schema: dict[str, Any] | None) -> dict[str, Any]:

@@ -108,6 +108,27 @@ def test_each_fields_confidence_is_the_formula_over_vllms_logprobs(vllm_engine):
     assert multi_token_values > 0, "some values were written by several tokens"
 
 
+@pytest.mark.parametrize("hint", ["receipt", None])
+def test_an_engine_answer_without_logprobs_is_unknown_not_certain(vllm_engine, hint):
+    """vLLM asked without ``logprobs`` answers ``"logprobs": null``, as a proxy or an engine
+    configured without them does: the type's confidence is unknown (0.0, a failed check naming the
+    misconfiguration), never the 1.0 that ``1 - 0.0`` gave a hint the model did not choose."""
+    call = pipeline.plan_classification(1)
+    body = chat_request("gemma4-e4b", ModelRequest("classify", call, (_page(),), 280))
+    body["logprobs"] = False
+    del body["top_logprobs"]
+    answer = _post(vllm_engine.url, body)
+    assert answer["choices"][0]["logprobs"] is None
+    generation = generation_from_response(answer)
+
+    decision = pipeline.read_classification(generation, hint=hint)
+
+    assert decision.confidence == 0.0
+    assert [c.name for c in decision.checks if not c.passed][-1] == "model_scored"
+    if hint is not None and decision.document_type != json.loads(generation.text)["document_type"]:
+        assert decision.document_type == hint
+
+
 def test_a_cut_short_answer_fails_model_output_complete_and_goes_to_review(vllm_engine):
     from apps.extraction.services import result_assess
 

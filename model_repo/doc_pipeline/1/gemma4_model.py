@@ -20,8 +20,13 @@ which schema, which value at which confidence, which checks — is ``engines.llm
 
 Errors: the document's fault -> INVALID_ARG ``"<code>: <message>"`` as on CPU; an engine that is
 down or slow past ``wait_s`` -> UNAVAILABLE ``"model_unavailable: …"`` (the worker waits the outage
-out: the document neither fails nor spends its attempts); the engine failing a call (HTTP 500) ->
-INTERNAL without a code (retried within the document's attempts); anything else -> INTERNAL. Logs carry codes, counts and timings only.
+out: the document neither fails nor spends its attempts); the engine refusing this very request
+(an HTTP 4xx, or INVALID_ARG from a TensorRT-LLM model: a schema it cannot compile, too many
+images) -> INVALID_ARG ``"model_request_refused: …"``, never retried; the engine failing a call
+(HTTP 500, INTERNAL from a TensorRT-LLM model) -> INTERNAL without a code (retried within the
+document's attempts); anything else -> INTERNAL. An engine that returns no log-probabilities is
+misconfigured: each such call is logged as an error and the document's confidences are 0.0 with a
+failed ``model_scored`` check. Logs carry codes, counts and timings only.
 """
 
 from __future__ import annotations
@@ -125,7 +130,7 @@ class TritonLlmapiBackend:
             response = await bls.async_exec()
             engine_ms = round((time.perf_counter() - started) * 1000)
         if response.has_error():
-            raise ModelUnavailable(f"{model} answered with an error")
+            raise engine_error(model, response.error())
 
         def output(name: str) -> np.ndarray:
             tensor = pb_utils.get_output_tensor_by_name(response, name)
@@ -135,18 +140,44 @@ class TritonLlmapiBackend:
 
         text = output("text_output").reshape(-1)[0]
         finish = output("finish_reason").reshape(-1)
-        logprobs = [float(v) for v in output("output_log_probs").reshape(-1)]
+        # asked for (return_token_logprobs) and not returned: a misconfigured model, scored as unknown
+        scored = all(
+            pb_utils.get_output_tensor_by_name(response, name) is not None
+            for name in ("output_log_probs", "output_token_offsets")
+        )
+        logprobs = [float(v) for v in output("output_log_probs").reshape(-1)] if scored else []
+        offsets = (
+            [(int(a), int(b)) for a, b in output("output_token_offsets").reshape(-1, 2)] if scored else []
+        )
         return pipeline.Generation(
             text=text.decode("utf-8") if isinstance(text, bytes) else str(text),
             logprobs=logprobs,
-            offsets=[(int(a), int(b)) for a, b in output("output_token_offsets").reshape(-1, 2)],
+            offsets=offsets,
             truncated_by_length=bool(finish.size) and finish[0] in (b"length", "length"),
             answer_tokens=len(logprobs),
             engine_ms=engine_ms,
+            scored=scored,
         )
 
     async def close(self) -> None:
         return None
+
+
+def engine_error(model: str, error: Any) -> Exception:
+    """What a TensorRT-LLM model's error response means for the document, as the ``openai``
+    backend reads HTTP statuses: INVALID_ARG is the model refusing this very request (a schema it
+    cannot compile, too many images) -> ``model_request_refused``, as a 4xx, since asking again
+    cannot help; INTERNAL is the model failing the call -> :class:`ModelFailed`, as a 500 (retried
+    within the document's attempts); anything else (UNAVAILABLE, a timeout, a cancellation) is an
+    engine that cannot answer now -> :class:`ModelUnavailable`."""
+    code = error.code()
+    if code == pb_utils.TritonError.INVALID_ARG:
+        return EngineError(
+            "model_request_refused", f"the model engine refused the call ({model}: INVALID_ARG)"
+        )
+    if code == pb_utils.TritonError.INTERNAL:
+        return ModelFailed(f"{model} failed the call (INTERNAL)")
+    return ModelUnavailable(f"{model} answered with an error")
 
 
 def make_backend(settings: ModelSettings) -> ModelBackend:
@@ -293,6 +324,13 @@ class TritonPythonModel:
         request = ModelRequest(role, call, images, self.settings.image_tokens_for(role))
         started = time.perf_counter()
         generation = await self.backend.generate(model, request)
+        if not generation.scored:
+            # the document still gets its answer, every confidence unknown (a failed check says
+            # so); the operator is told here, per call, that the engine is misconfigured
+            self.logger.log_error(
+                f"doc_pipeline (gemma4): engine misconfigured: {model} returned no log-probabilities "
+                f"for a {role} call; confidences are unknown until it does"
+            )
         document.timings_ms[role] = round((time.perf_counter() - started) * 1000)
         document.timings_ms[f"{role}_engine"] = generation.engine_ms
         document.timings_ms[f"{role}_prompt_tokens"] = generation.prompt_tokens
@@ -331,6 +369,7 @@ class TritonPythonModel:
         document.checks = pipeline.verify(
             document_type, document.fields, parsed, page_texts=document.text_layer
         )
+        document.checks.extend(pipeline.unscored_checks(generation))
         if document.page_count > len(document.pages):
             detail = f"the first {len(document.pages)} of {document.page_count} pages were read"
             document.checks.append(Check("all_pages_read", False, detail))

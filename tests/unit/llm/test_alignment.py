@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engines.llm.alignment import token_spans
@@ -75,3 +77,34 @@ def test_field_confidence_is_the_formula_over_the_tokens_that_wrote_it(content, 
     assert confidence is not None
     assert confidence.minimum == pytest.approx(2.718281828459045 ** min(expected))
     assert confidence.tokens == len(expected)
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "",  # vLLM: a token that ends inside a character decodes to nothing
+        "\ufffd",  # or to the replacement character
+    ],
+)
+def test_a_lead_byte_that_wrote_no_character_still_scores_the_value(lead):
+    """The doubtful lead byte of 漢 (log-probability -2.3) decides the value's score, though the
+    engine put the whole character on the token that completed it."""
+    content = '{"v":"漢口"}'
+    tokens = ['{"v":"', lead, "漢", "口", '"}', "<eos>"]
+    logprobs = [-0.01, -2.3, -0.2, -0.2, -0.01, -0.01]
+    spans = token_spans(content, tokens)
+    confidence = value_confidence(parse_model_json(content).spans["v"], spans, logprobs)
+    assert confidence is not None
+    assert confidence.tokens == 3
+    assert confidence.minimum == pytest.approx(math.exp(-2.3))  # about 0.10, not exp(-0.2) = 0.82
+    assert confidence.geometric_mean == pytest.approx(math.exp((-2.3 - 0.2 - 0.2) / 3))
+
+
+def test_an_end_of_sequence_entry_after_the_value_scores_nothing():
+    """Zero-width entries with no writing token after them belong to no value."""
+    content = '{"v":"A"}'
+    tokens = ['{"v":"', "A", '"}', "<eos>", ""]
+    spans = token_spans(content, tokens)
+    confidence = value_confidence(parse_model_json(content).spans["v"], spans, [-0.1, -0.2, -0.1, -5.0, -5.0])
+    assert confidence is not None and confidence.tokens == 1
+    assert confidence.minimum == pytest.approx(math.exp(-0.2))

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from engines.llm.confidence import decode_with_offsets, value_confidence
+from engines.llm.confidence import decode_with_offsets, value_confidence, value_tokens
 from engines.llm.parsing import parse_model_json
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -138,3 +138,22 @@ def test_multibyte_character_belongs_to_the_token_that_completes_it(tokenizer):
 def test_no_covering_token_gives_no_confidence():
     parsed = parse_model_json('{"a": "x"}')
     assert value_confidence(parsed.spans["a"], [(0, 1)], [-0.1]) is None
+
+
+def test_a_doubtful_lead_byte_lowers_the_value_it_began(tokenizer):
+    """TensorRT-LLM's offsets (decode_with_offsets) leave a token that ends inside a character
+    zero-width; its log-probability still counts for the value the completing token writes."""
+    text = '{"city": "漢口"}'
+    ids = tokenizer.encode(text).ids
+    text_out, offsets = decode_with_offsets(ids, tokenizer.decode)
+    assert text_out == text
+    span = parse_model_json(text).spans["city"]
+    lead = next(i for i, (a, b) in enumerate(offsets) if a == b == span.start)  # 漢's first byte
+    logprobs = [-0.2] * len(ids)
+    logprobs[lead] = -2.3
+
+    confidence = value_confidence(span, offsets, logprobs)
+
+    assert confidence is not None
+    assert confidence.minimum == pytest.approx(math.exp(-2.3))  # about 0.10, not 0.82
+    assert lead in value_tokens(span, offsets)

@@ -162,3 +162,12 @@ def test_an_engine_failing_the_call_is_a_failure_the_document_pays_for_not_an_ou
     with pytest.raises(ModelFailed):
         _generate(_settings(url, DOCINTEL_MODEL_WAIT_S="10"))
     assert len(handler.bodies) == 1
+
+
+def test_an_answer_without_log_probabilities_is_marked_unscored():
+    """``logprobs: true`` was asked for; an engine or proxy that answers ``null`` is misconfigured."""
+    assert generation_from_response(ANSWER).scored
+    body = json.loads(json.dumps(ANSWER))
+    body["choices"][0]["logprobs"] = None
+    generation = generation_from_response(body)
+    assert not generation.scored and generation.logprobs == [] and generation.text == '{"a":"x"}'

@@ -77,6 +77,46 @@ def test_hint_is_kept_unless_the_model_is_sure_it_is_wrong():
     assert decision.checks[0].name == "document_type_hint" and not decision.checks[0].passed
 
 
+def _unscored_answer(content: str) -> pipeline.Generation:
+    """An engine's chat completion with ``logprobs: null`` (served or proxied without them)."""
+    from engines.llm.openai_backend import generation_from_response
+
+    body = {"choices": [{"message": {"content": content}, "finish_reason": "stop", "logprobs": None}]}
+    return generation_from_response(body)
+
+
+@pytest.mark.parametrize(
+    ("hint", "read_as"), [("receipt", "receipt"), (None, "invoice"), ("invoice", "invoice")]
+)
+def test_a_missing_score_is_unknown_never_certain(hint, read_as):
+    generation = _unscored_answer('{"document_type":"invoice"}')
+
+    decision = pipeline.read_classification(generation, hint=hint)
+
+    assert (decision.document_type, decision.confidence) == (read_as, 0.0)  # was ("receipt", 1.0)
+    assert not generation.scored
+    unscored = [c for c in decision.checks if c.name == "model_scored"]
+    assert len(unscored) == 1 and not unscored[0].passed
+    assert "no log-probabilities" in unscored[0].detail and "misconfigured" in unscored[0].detail
+
+
+def test_an_unscored_extraction_says_so():
+    text = json.dumps({name: None for name in FIELDS["receipt"]} | {"total_amount": "9.99"})
+    generation = _unscored_answer(text)
+    fields, _parsed = pipeline.read_extraction(generation, extraction_schema("receipt"))
+    assert fields["total_amount"].confidence == 0.0
+    assert [(c.name, c.passed) for c in pipeline.unscored_checks(generation)] == [(pipeline.UNSCORED, False)]
+    assert pipeline.unscored_checks(_generation(text)) == []
+
+
+def test_a_kept_hint_is_not_given_one_minus_the_models_probability():
+    """1 - P(the model's choice) bounds P(the hint) but is not it: the hint's confidence is unknown."""
+    unsure = _generation('{"document_type": "invoice"}', 0.95, low={"invoice": 0.6})
+    decision = pipeline.read_classification(unsure, hint="receipt")
+    assert (decision.document_type, decision.confidence) == ("receipt", 0.0)
+    assert "invoice" in decision.checks[0].detail and "unknown" in decision.checks[0].detail
+
+
 def test_extraction_fields_carry_the_minimum_token_probability_by_default():
     text = json.dumps(
         {name: None for name in FIELDS["receipt"]} | {"merchant_name": "ACME", "total_amount": "9.99"}
