@@ -151,10 +151,11 @@ def authenticity_policy_set(
             tenant=tenant, defaults={"document_types": types}
         )
         before = list(authenticity_default_types()) if created else list(policy.document_types)
-        if not created and policy.document_types == types:
-            return policy
-        policy.document_types = types
-        policy.save(update_fields=["document_types", "updated_at"])
+        if not created:
+            if policy.document_types == types:
+                return policy
+            policy.document_types = types
+            policy.save(update_fields=["document_types", "updated_at"])
         audit_record(
             tenant=tenant,
             actor=actor,
