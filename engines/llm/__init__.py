@@ -7,5 +7,5 @@ GPU host and in the unit tests here alike. ``model_repo/doc_pipeline/1/gemma4_mo
 
 ENGINE_NAME = "gemma4"
 # Bumped with any change to a prompt or a schema: results record which wording produced them.
-PROMPTS_VERSION = "2"
+PROMPTS_VERSION = "3"
 ENGINE_VERSION = f"0.1.0+prompts{PROMPTS_VERSION}"

@@ -15,7 +15,10 @@ it never fails for it; an engine that fails the call itself (HTTP 500) raises :c
 retried as well, within the document's attempts.
 
 Settings come from the server's environment (the stub inherits it), with the config.pbtxt
-parameters as defaults; :meth:`ModelSettings.from_sources` merges them once at load.
+parameters as defaults; :meth:`ModelSettings.from_sources` merges them once at load. Each role has
+its own engine URL (a vLLM server serves one model): ``DOCINTEL_CLASSIFY_MODEL_URL`` and
+``DOCINTEL_EXTRACT_MODEL_URL``, each defaulting to ``DOCINTEL_MODEL_URL`` — one engine serving both
+names, or a router in front of two.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from engines.llm.pipeline import Generation, ModelCall
+from engines.llm.readiness import EngineCheck
 
 BackendName = Literal["openai", "tensorrt_llm"]
 BACKENDS: tuple[BackendName, ...] = ("openai", "tensorrt_llm")
@@ -48,6 +52,13 @@ class ModelFailed(Exception):
     every time still ends instead of being retried for the whole unavailability window."""
 
 
+class EngineMisconfigured(ModelUnavailable):
+    """The engine answered, and is not configured as doc_pipeline needs: it does not serve the
+    model asked for, or refuses the request's page budget (vLLM without
+    ``--trust-request-mm-kwargs``). No document is at fault, so none fails: like an outage, the
+    document waits (UNAVAILABLE) until an operator fixes the engine (:mod:`engines.llm.readiness`)."""
+
+
 @dataclass(frozen=True)
 class ModelRequest:
     """One model call of one document: which step, the instruction and schema, the pages."""
@@ -61,7 +72,8 @@ class ModelRequest:
 @dataclass(frozen=True)
 class ModelSettings:
     backend: BackendName
-    url: str  # openai: the /v1 base URL
+    classify_url: str  # openai: the /v1 base URL of the engine serving classify_model
+    extract_url: str  # openai: the /v1 base URL of the engine serving extract_model
     api_key: str  # openai: sent as a bearer token when set
     classify_model: str
     extract_model: str
@@ -89,9 +101,11 @@ class ModelSettings:
         # Model names: served names on an OpenAI endpoint, Triton model names in-process.
         names = {"openai": ("gemma4-e4b", "gemma4-26b-a4b"), "tensorrt_llm": ("gemma4_e4b", "gemma4_26b_a4b")}
         classify_default, extract_default = names[backend]
+        shared_url = value("DOCINTEL_MODEL_URL", "model_url", "http://127.0.0.1:8200/v1")
         settings = cls(
             backend=backend,  # type: ignore[arg-type]
-            url=value("DOCINTEL_MODEL_URL", "model_url", "http://127.0.0.1:8200/v1").rstrip("/"),
+            classify_url=value("DOCINTEL_CLASSIFY_MODEL_URL", "classify_model_url", shared_url).rstrip("/"),
+            extract_url=value("DOCINTEL_EXTRACT_MODEL_URL", "extract_model_url", shared_url).rstrip("/"),
             api_key=env.get("DOCINTEL_MODEL_API_KEY", ""),
             classify_model=value("DOCINTEL_CLASSIFY_MODEL", "classify_model", classify_default),
             extract_model=value("DOCINTEL_EXTRACT_MODEL", "extract_model", extract_default),
@@ -109,6 +123,14 @@ class ModelSettings:
         )
         if settings.max_in_flight < 1 or settings.call_timeout_s <= 0 or settings.wait_s < 0:
             raise ValueError("model settings: max_in_flight >= 1, call_timeout_s > 0 and wait_s >= 0")
+        if (
+            settings.classify_model == settings.extract_model
+            and settings.classify_url != settings.extract_url
+        ):
+            raise ValueError(
+                f"model settings: {settings.classify_model} is both models, at two URLs: "
+                "give the roles different model names or one URL"
+            )
         return settings
 
     def model_for(self, role: Role, *, simple: bool) -> str:
@@ -117,6 +139,14 @@ class ModelSettings:
 
     def image_tokens_for(self, role: Role) -> int:
         return self.classify_image_tokens if role == "classify" else self.extract_image_tokens
+
+    def engines(self) -> dict[str, str]:
+        """Each served model name with the URL of the engine serving it."""
+        return {self.classify_model: self.classify_url, self.extract_model: self.extract_url}
+
+    def url_for(self, model: str) -> str:
+        """The engine serving ``model`` (a name :meth:`model_for` gave)."""
+        return self.engines()[model]
 
 
 class ModelBackend(Protocol):
@@ -127,6 +157,10 @@ class ModelBackend(Protocol):
         :class:`ModelUnavailable` when the engine cannot answer now."""
         ...
 
+    async def check_ready(self, *, min_model_len: int) -> list[EngineCheck]:
+        """Each engine's readiness for the models it must serve (:mod:`engines.llm.readiness`)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -134,7 +168,8 @@ def describe(settings: ModelSettings) -> dict[str, Any]:
     """The settings for a log line (no key)."""
     return {
         "backend": settings.backend,
-        "url": settings.url if settings.backend == "openai" else "-",
+        "classify_url": settings.classify_url if settings.backend == "openai" else "-",
+        "extract_url": settings.extract_url if settings.backend == "openai" else "-",
         "classify_model": settings.classify_model,
         "extract_model": settings.extract_model,
         "max_in_flight": settings.max_in_flight,

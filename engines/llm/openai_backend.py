@@ -28,8 +28,16 @@ from typing import Any
 import httpx
 
 from engines.llm.alignment import token_spans
-from engines.llm.model_client import ModelFailed, ModelRequest, ModelSettings, ModelUnavailable
+from engines.llm.confidence import ALTERNATIVES, allowed_choices
+from engines.llm.model_client import (
+    EngineMisconfigured,
+    ModelFailed,
+    ModelRequest,
+    ModelSettings,
+    ModelUnavailable,
+)
 from engines.llm.pipeline import Generation
+from engines.llm.readiness import EngineCheck, check_engine, error_message, misconfiguration
 from engines.types import EngineError
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
@@ -49,7 +57,9 @@ def chat_request(model: str, request: ModelRequest) -> dict[str, Any]:
         "temperature": 0.0,
         "seed": 0,
         "logprobs": True,
-        "top_logprobs": 0,
+        # the top alternatives per step say how many tokens the grammar left the model
+        # (engines.llm.confidence: a forced token decided nothing, a narrowed one is not scored)
+        "top_logprobs": ALTERNATIVES,
         "response_format": {
             "type": "json_schema",
             "json_schema": {"name": SCHEMA_NAME, "schema": request.call.schema, "strict": True},
@@ -67,6 +77,16 @@ def generation_from_response(body: dict[str, Any], *, engine_ms: int = 0) -> Gen
         entries = (returned or {}).get("content") or []
         texts = [str(entry.get("token", "")) for entry in entries]
         logprobs = [float(entry.get("logprob", -9999.0)) for entry in entries]
+        alternatives = [entry.get("top_logprobs") or [] for entry in entries]
+        # every step with its alternatives, or none at all (an engine that ignores top_logprobs)
+        choices = (
+            [
+                allowed_choices([(str(a.get("token", "")), float(a.get("logprob", -9999.0))) for a in step])
+                for step in alternatives
+            ]
+            if entries and all(alternatives)
+            else None
+        )
         usage = body.get("usage") or {}
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
         raise ModelUnavailable(
@@ -82,34 +102,44 @@ def generation_from_response(body: dict[str, Any], *, engine_ms: int = 0) -> Gen
         engine_ms=engine_ms,
         # asked for (chat_request) and not returned: an engine or proxy that drops them
         scored=bool(entries) or not content,
+        choices=choices,
     )
 
 
 class OpenAIBackend:
-    """Calls one OpenAI-compatible engine; see the module docstring for the retry rules."""
+    """Calls the OpenAI-compatible engines of both roles; see the module docstring for the retry
+    rules. One pooled client per distinct engine URL (``ModelSettings.engines``: one engine serving
+    both models, or one each), the in-flight limit shared across them. A refusal that is the
+    engine's configuration rather than the request (:func:`engines.llm.readiness.misconfiguration`:
+    a model it does not serve, untrusted ``mm_processor_kwargs``, our key refused) is
+    :class:`EngineMisconfigured`: the document waits for an operator instead of failing."""
 
     def __init__(self, settings: ModelSettings) -> None:
         self.settings = settings
         headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
-        self._client = httpx.AsyncClient(
-            base_url=settings.url,
-            headers=headers,
-            timeout=httpx.Timeout(settings.call_timeout_s, connect=min(5.0, settings.call_timeout_s)),
-            limits=httpx.Limits(
-                max_connections=settings.max_in_flight, max_keepalive_connections=settings.max_in_flight
-            ),
-        )
+        self._clients = {
+            url: httpx.AsyncClient(
+                base_url=url,
+                headers=headers,
+                timeout=httpx.Timeout(settings.call_timeout_s, connect=min(5.0, settings.call_timeout_s)),
+                limits=httpx.Limits(
+                    max_connections=settings.max_in_flight, max_keepalive_connections=settings.max_in_flight
+                ),
+            )
+            for url in dict.fromkeys(settings.engines().values())
+        }
         self._slots = asyncio.Semaphore(settings.max_in_flight)
 
     async def generate(self, model: str, request: ModelRequest) -> Generation:
         body = chat_request(model, request)
+        client = self._clients[self.settings.url_for(model)]
         deadline = time.monotonic() + self.settings.wait_s
         attempt = 0
         while True:
             try:
                 async with self._slots:
                     started = time.perf_counter()
-                    response = await self._client.post("/chat/completions", json=body)
+                    response = await client.post("/chat/completions", json=body)
                     engine_ms = round((time.perf_counter() - started) * 1000)
             except (httpx.TransportError, httpx.TimeoutException) as error:
                 reason = f"{type(error).__name__}"
@@ -120,6 +150,9 @@ class OpenAIBackend:
                     except json.JSONDecodeError:
                         raise ModelUnavailable("the engine's answer is not JSON") from None
                 if 400 <= response.status_code < 500 and response.status_code not in RETRY_STATUSES:
+                    problem = misconfiguration(response.status_code, error_message(response))
+                    if problem is not None:
+                        raise EngineMisconfigured(f"{model} at {client.base_url}: {problem}")
                     # the engine read the request and will not serve it (too long a prompt for its
                     # context, a schema it cannot compile): retrying cannot help
                     raise EngineError(
@@ -136,5 +169,20 @@ class OpenAIBackend:
             attempt += 1
             await asyncio.sleep(pause)
 
+    async def check_ready(self, *, min_model_len: int) -> list[EngineCheck]:
+        """Each (engine, model) pair asked whether it is configured as we need."""
+        return [
+            await check_engine(
+                self._clients[url],
+                model,
+                min_model_len=min_model_len,
+                image_tokens=self.settings.image_tokens_for(
+                    "classify" if model == self.settings.classify_model else "extract"
+                ),
+            )
+            for model, url in self.settings.engines().items()
+        ]
+
     async def close(self) -> None:
-        await self._client.aclose()
+        for client in self._clients.values():
+            await client.aclose()

@@ -25,7 +25,7 @@ from engines.evidence import engine_evidence
 from engines.llm import ENGINE_NAME, ENGINE_VERSION
 from engines.llm.confidence import ValueConfidence, value_confidence
 from engines.llm.grounding import ground
-from engines.llm.parsing import UNUSABLE, ParsedOutput, parse_model_json
+from engines.llm.parsing import UNUSABLE, ParsedOutput, Span, parse_model_json
 from engines.llm.prompts import classification_prompt, extraction_prompt
 from engines.llm.schemas import (
     CLASSIFY_TYPES,
@@ -35,6 +35,7 @@ from engines.llm.schemas import (
     classification_schema,
     extraction_schema,
     field_names,
+    length_bound,
     tenant_schema,
 )
 from engines.types import Check, EngineError, EngineResult, FieldResult
@@ -76,12 +77,24 @@ class Generation:
     # False when the engine returned no log-probabilities at all (``logprobs: null``): it was
     # started or proxied without them, a misconfiguration; every confidence is then unknown.
     scored: bool = True
+    # Per token, how many tokens the grammar allowed at that step, counted among the top
+    # alternatives the call asked for (engines.llm.confidence.allowed_choices); None where the
+    # engine returned no alternatives. A forced token (1) decided nothing; a few make a value
+    # unscored (its masked probability is not the model's).
+    choices: Sequence[int] | None = None
 
     def __post_init__(self) -> None:
-        if len(self.logprobs) != len(self.offsets):
+        if len(self.logprobs) != len(self.offsets) or (
+            self.choices is not None and len(self.choices) != len(self.logprobs)
+        ):
             raise EngineError(
-                "invalid_response", "the model returned log-probs and offsets of different lengths"
+                "invalid_response",
+                "the model returned log-probs, offsets and alternatives of different lengths",
             )
+
+    def confidence(self, span: Span) -> ValueConfidence | None:
+        """How sure the model was of the characters in ``span`` (engines.llm.confidence)."""
+        return value_confidence(span, self.offsets, self.logprobs, self.choices)
 
 
 @dataclass(frozen=True)
@@ -92,7 +105,8 @@ class TypeDecision:
 
 
 def _pick(confidence: ValueConfidence | None, statistic: Statistic) -> float:
-    if confidence is None:
+    """The value's raw confidence; 0.0 (unknown) where nothing the model chose scores it."""
+    if confidence is None or not confidence.scored:
         return 0.0
     return confidence.minimum if statistic == "minimum" else confidence.geometric_mean
 
@@ -102,11 +116,29 @@ NO_LOGPROBS = (
     "the model engine returned no log-probabilities, so confidences are unknown (0.0): the engine "
     "is misconfigured (serve with log-probabilities enabled)"
 )
+GRAMMAR_CHOSE = (
+    "the grammar left the model few or no choices while it wrote these values, and engines score "
+    "a token after the grammar's mask, so their confidence is unknown (0.0): "
+)
 
 
-def unscored_checks(generation: Generation) -> list[Check]:
-    """A failed ``model_scored`` check if the engine returned no log-probabilities, else none."""
-    return [] if generation.scored else [Check(UNSCORED, False, NO_LOGPROBS)]
+def unscored_checks(generation: Generation, parsed: ParsedOutput | None = None) -> list[Check]:
+    """A failed ``model_scored`` check if the engine returned no log-probabilities, or naming the
+    values of ``parsed`` (the extraction's answer) whose scores rest on the grammar's choices:
+    forced throughout, or chosen at some step among fewer allowed tokens than were asked for."""
+    if not generation.scored:
+        return [Check(UNSCORED, False, NO_LOGPROBS)]
+    if parsed is None:
+        return []
+    unscored = [
+        name
+        for name, span in parsed.spans.items()
+        if name != MRZ_PROPERTY
+        and parsed.data.get(name) is not None
+        and (confidence := generation.confidence(span)) is not None
+        and not confidence.scored
+    ]
+    return [Check(UNSCORED, False, GRAMMAR_CHOSE + ", ".join(unscored))] if unscored else []
 
 
 def plan_classification(page_count: int, own_types: Sequence[TypeCandidate] = ()) -> ModelCall:
@@ -135,11 +167,17 @@ def read_classification(
         return TypeDecision(hint or "other", 0.0, [cut])
     if named not in known:
         raise EngineError(UNUSABLE, "the classifier named no known document type")
-    scored = value_confidence(parsed.spans["document_type"], generation.offsets, generation.logprobs)
+    scored = generation.confidence(parsed.spans["document_type"])
     confidence = _pick(scored, statistic)
     unscored: list[Check] = []
-    if scored is None:  # no score is an unknown confidence, never a sure one
-        reason = NO_LOGPROBS if not generation.scored else "no scored token wrote the document type"
+    if scored is None or not scored.scored:  # no score is an unknown confidence, never a sure one
+        reason = (
+            NO_LOGPROBS
+            if not generation.scored
+            else "no scored token wrote the document type"
+            if scored is None
+            else GRAMMAR_CHOSE + "document_type"
+        )
         unscored = [Check(UNSCORED, False, reason)]
     if hint is None or hint == named:
         checks = [] if hint is None else [Check("document_type_hint", True, "")]
@@ -179,7 +217,11 @@ def read_extraction(
     generation: Generation, schema: dict[str, Any], *, statistic: Statistic = "minimum"
 ) -> tuple[dict[str, FieldResult], ParsedOutput]:
     """Every field the schema asks for: value and raw confidence, or ``None`` at 0.0 if the
-    output was cut before it. A ``null`` the model chose keeps the confidence of that choice."""
+    output was cut before it. A ``null`` the model chose keeps the confidence of that choice.
+
+    A value as long as the schema lets it be is marked not valid (and only such a value): the
+    grammar ended it there, so the page may show more (a 33-character account number read as 32),
+    and its token probabilities cannot tell. It goes to review; :func:`verify` names it."""
     parsed = parse_model_json(generation.text)
     fields: dict[str, FieldResult] = {}
     for name in field_names(schema):
@@ -187,10 +229,18 @@ def read_extraction(
             fields[name] = FieldResult(value=None, confidence=0.0, page=1, bbox=None, source="model")
             continue
         span = parsed.spans[name]
-        confidence = value_confidence(span, generation.offsets, generation.logprobs)
+        confidence = generation.confidence(span)
         value = _as_text(parsed.data[name], generation.text[span.start : span.end])
+        bound = length_bound(schema, name)
+        written = parsed.data[name]
+        at_bound = bound is not None and isinstance(written, str) and len(written) >= bound
         fields[name] = FieldResult(
-            value=value, confidence=round(_pick(confidence, statistic), 6), page=1, bbox=None, source="model"
+            value=value,
+            confidence=round(_pick(confidence, statistic), 6),
+            page=1,
+            bbox=None,
+            source="model",
+            valid=False if at_bound and value is not None else None,
         )
     return fields, parsed
 
@@ -265,9 +315,12 @@ def verify(
     """Mark fields ``valid`` where a rule applies and return the checks that ran (in place).
     ``page_texts``: the pages' own text (a digital PDF's text layer), where each value the model
     wrote is looked for: found, it is ``grounded`` (engines.llm.grounding); a model's token
-    probability alone says nothing of whether it copied the value or made it up."""
+    probability alone says nothing of whether it copied the value or made it up.
+    A field that arrives not valid reached its length bound (:func:`read_extraction`): it fails
+    ``value_within_length_bound``, by name."""
     from engines.validators import valid_iban
 
+    at_bound = sorted(name for name, result in fields.items() if result.valid is False)
     checks: list[Check] = []
     for name, result in list(fields.items()):
         schema = FIELD_SCHEMAS.get(document_type, {}).get(name, {})
@@ -303,6 +356,9 @@ def verify(
     grounded, grounding = ground(fields, page_texts)
     fields.update(grounded)
     checks.extend(grounding)
+    if at_bound:
+        detail = "as long as the schema allows, so possibly cut: " + ", ".join(at_bound)
+        checks.append(Check("value_within_length_bound", False, detail))
     if parsed.truncated:
         checks.append(Check("model_output_complete", False, "the model's answer was cut short"))
     return checks

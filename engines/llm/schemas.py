@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.custom_types import FIELD_NAME, MAX_FIELDS, MAX_SCHEMA_BYTES, SchemaInvalid, parse_schema
+from engines.llm.guided_grammar import bounded_pattern, longest, text_schema
 from engines.spec import CATALOGUE, DOCUMENT_TYPES, WITH_MRZ, value_schema
 from engines.types import EngineError
 
@@ -35,12 +36,13 @@ _MRZ = {
     "maxItems": 3,
 }
 
-# Each type's fields in the spec's order, each value in its §3.1 format.
+# Each type's fields in the spec's order, each value in its §3.1 format (a free string's length
+# bound written into its pattern: engines.spec.value_schema).
 FIELD_SCHEMAS: dict[str, dict[str, dict[str, Any]]] = {
     name: {field: value_schema(field) for field in spec.fields} for name, spec in CATALOGUE.types.items()
 }
 
-MAX_FREE_TEXT = 200  # characters of a tenant's string field that names no bound of its own
+MAX_FREE_TEXT = 200  # characters of a tenant string (or pattern repeat) that names no bound
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -81,6 +83,14 @@ def field_names(schema: dict[str, Any]) -> list[str]:
     return [name for name in schema.get("properties", {}) if name != MRZ_PROPERTY]
 
 
+def length_bound(schema: dict[str, Any], name: str) -> int | None:
+    """The characters at which the grammar of a wrapped schema ends field ``name``'s value where
+    it could have gone on (a value that long may have been cut); None where no bound can cut it."""
+    prop = schema.get("properties", {}).get(name, {})
+    branches = [b for b in prop.get("anyOf", [prop]) if isinstance(b, dict) and b.get("type") == "string"]
+    return next((bound for b in branches if (bound := longest(b)) is not None), None)
+
+
 def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """A tenant's JSON Schema of fields, checked and wrapped like the built-in ones.
 
@@ -112,20 +122,19 @@ def tenant_schema(schema: dict[str, Any]) -> dict[str, Any]:
         raise EngineError("invalid_schema", f"{len(bad)} field names are not lower_snake_case")
     if not all(isinstance(value, dict) for value in properties.values()):
         raise EngineError("invalid_schema", "every property of schema_json must be a schema object")
-    return _object({name: _bounded(name, value) for name, value in properties.items()})
+    return _object({name: _bounded(value) for name, value in properties.items()})
 
 
-def _bounded(name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """A tenant's property as guided decoders can follow it, its output bounded: a free string gets
-    ``maxLength`` (a random or confused model would otherwise write until ``max_tokens``), and a
-    pattern beside a length bound, which xgrammar cannot compile, is refused with the remedy."""
-    if schema.get("type") != "string":
+def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tenant's string property as xgrammar follows it, its output bounded (a random or confused
+    model would otherwise write until ``max_tokens``): its length, or ``MAX_FREE_TEXT``, becomes
+    the bound of a pattern that lets the value hold escapes, or of its own pattern's ``+`` and
+    ``*`` (xgrammar refuses a pattern beside a length, and writes no escape in a string bounded by
+    ``maxLength``: engines.llm.guided_grammar). The lengths are the tenant's to check on the value."""
+    if schema.get("type") != "string" or {"enum", "const", "format"} & set(schema):
         return schema
-    if "pattern" in schema and ({"minLength", "maxLength"} & set(schema)):
-        raise EngineError(
-            "invalid_schema",
-            f"{name}: a pattern with minLength/maxLength cannot be guided; put the length in the pattern",
-        )
-    if not ({"pattern", "enum", "const", "maxLength", "format"} & set(schema)):
-        return {**schema, "maxLength": MAX_FREE_TEXT}
-    return schema
+    rest = {key: value for key, value in schema.items() if key not in ("minLength", "maxLength")}
+    limit = schema.get("maxLength", MAX_FREE_TEXT)
+    if "pattern" in schema:
+        return {**rest, "pattern": bounded_pattern(schema["pattern"], limit)}
+    return {**rest, **text_schema(limit, schema.get("minLength", 0))}

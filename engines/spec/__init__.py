@@ -15,6 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from engines.llm.guided_grammar import text_schema
+
 SPEC_PATH = Path(__file__).with_name("document_types.toml")
 
 
@@ -131,8 +133,13 @@ def field_family(name: str) -> str:
 
 
 def value_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of a canonical field's value (a copy: callers may wrap it)."""
-    return dict(CATALOGUE.formats[CATALOGUE.fields[name].format])
+    """The JSON Schema of a canonical field's value as guided decoding follows it (a copy: callers
+    may wrap it). A ``maxLength`` becomes the bound of a pattern, because xgrammar writes no escape
+    in a string bounded by ``maxLength`` (engines.llm.guided_grammar)."""
+    schema = dict(CATALOGUE.formats[CATALOGUE.fields[name].format])
+    if "maxLength" in schema and "pattern" not in schema:
+        return text_schema(schema["maxLength"], schema.get("minLength", 0))
+    return schema
 
 
 DATE_FIELDS = fields_of_kind("date")

@@ -11,6 +11,9 @@ built the way ``model.py`` builds it (chat template, pages first) over synthetic
 * the prompt TensorRT-LLM tokenized holds ``pages x max_soft_tokens`` image tokens (the
   checkpoint's ``image_token_id``): a checkpoint left at its default budget gives 280 a page, and
   ``mm_processor_kwargs`` would not change that, which is why this test exists;
+* the tokenized prompt begins with exactly one ``<bos>``: the chat template renders one as text and
+  TensorRT-LLM's processor tokenizes with special tokens on, so ``model.py`` drops the rendered one
+  (``gemma4_support.page_prompt``);
 * the answer is JSON under the schema, with one RAW log-probability (<= 0) per generated token and
   offsets that cover the text.
 
@@ -85,9 +88,7 @@ def main() -> None:
 
     processor = AutoProcessor.from_pretrained(str(checkpoint))
     pages = [synthetic_page(n + 1) for n in range(args.pages)]
-    prompt = processor.apply_chat_template(
-        support.page_conversation(PROMPT, len(pages)), tokenize=False, add_generation_prompt=True
-    )
+    prompt = support.page_prompt(processor, PROMPT, len(pages))
     sampling = SamplingParams(
         max_tokens=64,
         temperature=0.0,
@@ -103,6 +104,9 @@ def main() -> None:
             ids, lambda window: str(llm.tokenizer.decode(window, skip_special_tokens=True))
         )
 
+    bos_tokens = sum(1 for t in output.prompt_token_ids if t == processor.tokenizer.bos_token_id)
+    if bos_tokens != 1 or output.prompt_token_ids[0] != processor.tokenizer.bos_token_id:
+        fail("one_bos", bos_tokens=bos_tokens, first_token=int(output.prompt_token_ids[0]))
     image_tokens = sum(1 for t in output.prompt_token_ids if t == image_token_id)
     if image_tokens != len(pages) * budget:
         fail("image_tokens", image_tokens=image_tokens, expected=len(pages) * budget, budget=budget)

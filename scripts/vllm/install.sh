@@ -37,7 +37,7 @@ if [ ! -f "$env_stamp" ]; then
   touch "$env_stamp"
 fi
 
-model_stamp="$(hash_of scripts/vllm/tiny_gemma4.py engines/llm/prompts.py engines/llm/schemas.py engines/spec/document_types.toml "$env_stamp")"
+model_stamp="$(hash_of scripts/vllm/tiny_gemma4.py engines/llm/prompts.py engines/llm/schemas.py engines/llm/guided_grammar.py engines/spec/document_types.toml "$env_stamp")"
 for shape in e4b 26b-a4b; do
   target="$MODELS/tiny-gemma4-$shape"
   if [ ! -f "$target/.built-$model_stamp" ]; then

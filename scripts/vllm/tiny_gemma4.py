@@ -1,20 +1,32 @@
 """Build a tiny Gemma 4 checkpoint with random weights, here, from nothing downloaded.
 
 The serving engine is real (vLLM on CPU); only the weights are not. What makes a checkpoint
-"Gemma 4" to vLLM and transformers is built here exactly as a published one is laid out:
+"Gemma 4" to vLLM and transformers is built here as a published one is laid out, down to what the
+serving code depends on:
 
 * ``config.json`` — a ``Gemma4ForConditionalGeneration`` (text + vision towers, no audio) in one of
-  two shapes the real family has: ``e4b`` (per-layer embeddings, KV-shared layers, sliding and
-  global layers with their own head sizes) or ``26b-a4b`` (mixture of experts, keys doubling as
-  values on global layers, bidirectional attention over image tokens);
+  two shapes the real family has, written with the published fields (``global_head_dim``,
+  ``num_global_key_value_heads``, ``top_k_experts``), which transformers turns into per-layer
+  settings on load:
+
+  - ``e4b``: per-layer embeddings, KV-shared layers (a sliding and a global one), head sizes 256 on
+    sliding and 512 on global layers, and a vision tower whose linears are *clipped*
+    (``use_clipped_linears``; the bounds are weights of the checkpoint, finite here so that vLLM
+    must load them);
+  - ``26b-a4b``: top-k of several experts, keys doubling as values on global layers, which have
+    fewer KV heads than sliding layers (``num_global_key_value_heads``), bidirectional attention
+    over image tokens, and a vision tower of its own shape (wider and deeper than E4B's, an
+    intermediate size that is no multiple of 64, standardized soft tokens);
 * ``model.safetensors`` — random weights from the model's own initialiser, then a bias that makes
   a guided JSON answer end (below);
-* ``tokenizer.json`` — a byte-fallback BPE trained on the spot with the ``tokenizers`` library on
-  the text DocIntel sends and expects (its prompts, schemas and JSON answers), carrying Gemma 4's
-  special tokens (``<bos>``, ``<eos>``, ``<|turn>``/``<turn|>``, ``<|image>``/``<|image|>``/``<image|>``);
-* ``tokenizer_config.json`` with Gemma's chat template, ``preprocessor_config.json`` and
-  ``processor_config.json`` (the image processor and the page budget) and
-  ``generation_config.json``.
+* ``tokenizer.json`` — SentencePiece-style: a byte-fallback BPE over ``▁``-marked words, trained on
+  the spot with the ``tokenizers`` library on the text DocIntel sends and expects (its prompts,
+  schemas and JSON answers, so numbers get multi-digit tokens), adding ``<bos>`` by default as
+  Gemma's does, and carrying Gemma 4's special tokens (``<bos>``, ``<eos>``, ``<|turn>``/``<turn|>``,
+  ``<|image>``/``<|image|>``/``<image|>``, ``<|channel>``/``<channel|>``, ``<|think|>``);
+* ``tokenizer_config.json`` with the shape's chat template (:func:`chat_template`),
+  ``preprocessor_config.json`` and ``processor_config.json`` (the image processor and the page
+  budget) and ``generation_config.json`` (``<eos>`` and ``<turn|>`` end an answer).
 
 Why the bias: a model with random weights under guided decoding still has to *choose* among the
 tokens the grammar allows, and a uniform choice keeps opening strings, digits and whitespace until
@@ -55,27 +67,55 @@ EXTRA_SPECIAL_TOKENS = {
     "eoa_token": "<audio|>",
     "soc_token": "<|channel>",
     "eoc_token": "<channel|>",
+    "think_token": "<|think|>",
 }
 VIDEO_TOKEN = "<|video|>"
 # Only tokens that end a value wherever the grammar allows them: a "}" or "," inside a string is just
 # a character, so favouring those would lengthen strings, not end them.
 CLOSING_TEXTS = ('"', "null", '",', '"}', '":null')
-# Gemma's chat template: turns between <|turn>role and <turn|>; an image is "\t<|image|>" in the
-# user's text, expanded by the processor into <|image> + soft tokens + <image|>.
-CHAT_TEMPLATE = (
-    "{{ bos_token }}"
-    "{%- for message in messages -%}"
-    "{%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}"
-    "{{ '<|turn>' + role + '\n' }}"
-    "{%- if message['content'] is string -%}{{ message['content'] | trim }}"
-    "{%- else -%}{%- for item in message['content'] -%}"
-    "{%- if item['type'] == 'image' or item['type'] == 'image_url' -%}{{ '\t<|image|>' }}"
-    "{%- elif item['type'] == 'text' -%}{{ item['text'] | trim }}{%- endif -%}"
-    "{%- endfor -%}{%- endif -%}"
-    "{{ '<turn|>\n' }}"
-    "{%- endfor -%}"
-    "{%- if add_generation_prompt -%}{{ '<|turn>model\n' }}{%- endif -%}"
-)
+# A clipped linear's bounds (vision tower of the e4b shape): finite, so a loader that skipped them
+# would leave the +-inf defaults and compute something else. Wide enough to keep the signal.
+CLIP_BOUNDS = {"input_min": -4.0, "input_max": 4.0, "output_min": -3.0, "output_max": 3.0}
+# The 26B-A4B generation prompt with thinking off: an empty thought block before the answer.
+EMPTY_THOUGHT = "<|channel>thought\n<channel|>"
+
+
+def chat_template(shape: str) -> str:
+    """Gemma 4's chat template, in the structure of the published one (docs/gemma4.md says where
+    that came from), without tools: ``<bos>``; a system turn when the first message is a system
+    (or developer) message or thinking is on (``<|think|>`` first); each turn between ``<|turn>role``
+    and ``<turn|>``; an image part is ``<|image|>``, which the processor expands to ``<|image>`` +
+    soft tokens + ``<image|>``; the generation prompt ``<|turn>model``, which on the 26B-A4B shape
+    carries an empty thought block unless thinking is on (the E-series templates write none)."""
+    thought = (
+        "{%- if not enable_thinking | default(false) -%}{{- '" + EMPTY_THOUGHT + "' -}}{%- endif -%}"
+        if shape == "26b-a4b"
+        else ""
+    )
+    return (
+        "{%- macro render(content) -%}"
+        "{%- if content is string -%}{{ content | trim }}"
+        "{%- else -%}{%- for item in content -%}"
+        "{%- if item['type'] == 'image' or item['type'] == 'image_url' -%}{{ '<|image|>' }}"
+        "{%- elif item['type'] == 'text' -%}{{ item['text'] | trim }}{%- endif -%}"
+        "{%- endfor -%}{%- endif -%}"
+        "{%- endmacro -%}"
+        "{{- bos_token -}}"
+        "{%- set loop_messages = messages -%}"
+        "{%- if enable_thinking | default(false) or messages[0]['role'] in ['system', 'developer'] -%}"
+        "{{- '<|turn>system\n' -}}"
+        "{%- if enable_thinking | default(false) -%}{{- '<|think|>\n' -}}{%- endif -%}"
+        "{%- if messages[0]['role'] in ['system', 'developer'] -%}"
+        "{{- render(messages[0]['content']) -}}{%- set loop_messages = messages[1:] -%}"
+        "{%- endif -%}"
+        "{{- '<turn|>\n' -}}"
+        "{%- endif -%}"
+        "{%- for message in loop_messages -%}"
+        "{%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}"
+        "{{- '<|turn>' + role + '\n' -}}{{- render(message['content']) -}}{{- '<turn|>\n' -}}"
+        "{%- endfor -%}"
+        "{%- if add_generation_prompt -%}{{- '<|turn>model\n' -}}" + thought + "{%- endif -%}"
+    )
 
 
 def training_corpus(seed: int) -> list[str]:
@@ -136,8 +176,10 @@ def build_tokenizer(seed: int) -> Any:
     return Tokenizer.from_str(json.dumps(serialized))
 
 
-def model_config(shape: str, tokenizer: Any) -> Any:
-    """A ``Gemma4Config`` of ``shape`` (``e4b`` or ``26b-a4b``) at toy sizes."""
+def model_config(shape: str, tokenizer: Any) -> dict[str, Any]:
+    """The ``config.json`` of ``shape`` (``e4b`` or ``26b-a4b``) at toy sizes, in the published
+    layout: ``global_head_dim`` and ``num_global_key_value_heads`` as written there, which
+    transformers turns into ``per_layer_config`` on load (configuration_gemma4.py)."""
     from transformers import Gemma4Config
 
     ids = {name: tokenizer.token_to_id(token) for name, token in EXTRA_SPECIAL_TOKENS.items()}
@@ -145,13 +187,9 @@ def model_config(shape: str, tokenizer: Any) -> Any:
         "vocab_size": VOCAB_SIZE,
         "hidden_size": HIDDEN,
         "intermediate_size": 128,
-        "num_hidden_layers": 2,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 1,
-        "head_dim": 32,
-        "global_head_dim": 64,
+        "head_dim": 256,  # the real sizes: the CPU attention backend has kernels for 256 and 512
+        "global_head_dim": 512,
         "sliding_window": 128,
-        "layer_types": ["sliding_attention", "full_attention"],
         "max_position_embeddings": 16384,
         "pad_token_id": tokenizer.token_to_id("<pad>"),
         "eos_token_id": [tokenizer.token_to_id("<eos>"), ids["eot_token"]],
@@ -159,42 +197,60 @@ def model_config(shape: str, tokenizer: Any) -> Any:
         "final_logit_softcapping": 30.0,
         "tie_word_embeddings": True,
     }
-    if shape == "e4b":  # per-layer embeddings, the last layer reusing an earlier one's KV
-        text |= {
-            "vocab_size_per_layer_input": VOCAB_SIZE,
-            "hidden_size_per_layer_input": 16,
-            "num_kv_shared_layers": 1,
-            "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
-            "num_hidden_layers": 4,
-        }
-    elif shape == "26b-a4b":  # experts, keys as values on global layers, image tokens bidirectional
-        text |= {
-            "hidden_size_per_layer_input": 0,
-            "vocab_size_per_layer_input": VOCAB_SIZE,
-            "enable_moe_block": True,
-            "num_experts": 4,
-            "top_k_experts": 2,
-            "moe_intermediate_size": 32,
-            "attention_k_eq_v": True,
-            "num_global_key_value_heads": 1,
-            "use_bidirectional_attention": "vision",
-        }
-    else:
-        raise ValueError(f"unknown shape {shape!r}: e4b or 26b-a4b")
-    vision = {
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 2,
-        "head_dim": 16,
+    vision: dict[str, Any] = {
         "patch_size": 16,
         "pooling_kernel_size": 3,
         "position_embedding_size": 1024,
         "default_output_length": IMAGE_TOKENS_DEFAULT,
     }
-    return Gemma4Config(
-        text_config=text,
+    if shape == "e4b":  # per-layer embeddings; the last two layers reuse the KV of earlier ones
+        text |= {
+            "num_hidden_layers": 4,
+            "layer_types": ["sliding_attention", "full_attention"] * 2,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 1,
+            "vocab_size_per_layer_input": VOCAB_SIZE,
+            "hidden_size_per_layer_input": 16,
+            "num_kv_shared_layers": 2,
+        }
+        vision |= {  # E4B's tower: clipped linears
+            "hidden_size": 32,
+            "intermediate_size": 64,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "use_clipped_linears": True,
+        }
+    elif shape == "26b-a4b":  # experts, keys as values on global layers, image tokens bidirectional
+        text |= {
+            "num_hidden_layers": 2,
+            "layer_types": ["sliding_attention", "full_attention"],
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,  # sliding layers; global layers have fewer (26B-A4B: 8 and 2)
+            "num_global_key_value_heads": 1,
+            "attention_k_eq_v": True,
+            "hidden_size_per_layer_input": 0,
+            "vocab_size_per_layer_input": VOCAB_SIZE,
+            "enable_moe_block": True,
+            "num_experts": 8,
+            "top_k_experts": 2,
+            "moe_intermediate_size": 32,
+            "use_bidirectional_attention": "vision",
+        }
+        vision |= {  # the 26B-A4B's own tower: wider, deeper, intermediate no multiple of 64
+            "hidden_size": 48,
+            "intermediate_size": 88,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 2,
+            "head_dim": 24,
+            "standardize": True,
+        }
+    else:
+        raise ValueError(f"unknown shape {shape!r}: e4b or 26b-a4b")
+    config = Gemma4Config(
+        text_config=dict(text),
         vision_config=vision,
         audio_config=None,
         boi_token_id=ids["boi_token"],
@@ -205,7 +261,36 @@ def model_config(shape: str, tokenizer: Any) -> Any:
         eoa_token_index=ids["eoa_token"],
         audio_token_id=ids["audio_token"],
         tie_word_embeddings=True,
-    )
+    ).to_dict()
+    config["architectures"] = ["Gemma4ForConditionalGeneration"]
+    return as_published(config, text)
+
+
+def as_published(config: dict[str, Any], text: dict[str, Any]) -> dict[str, Any]:
+    """``config`` with the text config's per-layer settings as the published ``config.json`` writes
+    them (``global_head_dim``, ``num_global_key_value_heads``), not as transformers serializes them."""
+    config["text_config"].pop("per_layer_config")
+    config["text_config"] |= {
+        key: text[key] for key in ("global_head_dim", "num_global_key_value_heads") if key in text
+    }
+    return config
+
+
+def set_vision_buffers(model: Any, seed: int) -> None:
+    """Give the vision tower's checkpoint-held constants values a loader cannot fake: finite clip
+    bounds (e4b) and a non-trivial standardization (26b-a4b)."""
+    import torch
+
+    generator = torch.Generator().manual_seed(seed)
+    tower = model.model.vision_tower
+    with torch.no_grad():
+        for module in tower.modules():
+            if getattr(module, "use_clipped_linears", False):
+                for name, value in CLIP_BOUNDS.items():
+                    getattr(module, name).fill_(value)
+        if tower.config.standardize:
+            tower.std_bias.copy_(0.1 * torch.randn(tower.std_bias.shape, generator=generator))
+            tower.std_scale.copy_(1.0 + 0.1 * torch.rand(tower.std_scale.shape, generator=generator))
 
 
 def bias_towards_closing(model: Any, tokenizer: Any, seed: int) -> None:
@@ -227,26 +312,31 @@ def bias_towards_closing(model: Any, tokenizer: Any, seed: int) -> None:
 
 def write_checkpoint(target: Path, shape: str, seed: int) -> None:
     import torch
-    from transformers import Gemma4ForConditionalGeneration, PreTrainedTokenizerFast
+    from transformers import Gemma4Config, Gemma4ForConditionalGeneration, PreTrainedTokenizerFast
 
     torch.manual_seed(seed)
     target.mkdir(parents=True, exist_ok=True)
     raw = build_tokenizer(seed)
-    config = model_config(shape, raw)
-    model = Gemma4ForConditionalGeneration(config).to(torch.bfloat16).eval()
+    published = model_config(shape, raw)
+    model = Gemma4ForConditionalGeneration(Gemma4Config.from_dict(published)).to(torch.bfloat16).eval()
     bias_towards_closing(model, raw, seed)
+    set_vision_buffers(model, seed)
     model.save_pretrained(target, safe_serialization=True)
+    saved = json.loads((target / "config.json").read_text())
+    saved = as_published(saved, published["text_config"])
+    (target / "config.json").write_text(json.dumps(saved, indent=2, sort_keys=True) + "\n")
+    template = chat_template(shape)
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=raw,
         **SPECIAL_TOKENS,
         extra_special_tokens=EXTRA_SPECIAL_TOKENS,
         additional_special_tokens=[VIDEO_TOKEN],
-        chat_template=CHAT_TEMPLATE,
-        add_bos_token=False,
+        chat_template=template,
+        add_bos_token=True,  # as Gemma's: whoever tokenizes with special tokens gets <bos>
         model_max_length=16384,
     )
     tokenizer.save_pretrained(target)
-    (target / "chat_template.jinja").write_text(CHAT_TEMPLATE)
+    (target / "chat_template.jinja").write_text(template)
     image_processor = {
         "image_processor_type": "Gemma4ImageProcessorPil",
         "processor_class": "Gemma4Processor",

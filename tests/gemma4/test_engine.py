@@ -20,6 +20,8 @@ import jsonschema
 import pytest
 
 from engines.llm import pipeline
+from engines.llm.confidence import ALTERNATIVES, FEW_TEXTS
+from engines.llm.guided_grammar import decoded_schema
 from engines.llm.model_client import ModelRequest, ModelSettings
 from engines.llm.openai_backend import OpenAIBackend, chat_request, generation_from_response
 from engines.llm.page_budget import image_soft_tokens
@@ -69,7 +71,7 @@ def test_guided_answers_always_parse_and_fit_their_schema(vllm_engine, document_
     generation = generation_from_response(body)
     assert not generation.truncated_by_length, "the tiny model's answers end (bounded schemas, closing bias)"
     answer = json.loads(generation.text)
-    jsonschema.validate(answer, schema)
+    jsonschema.validate(answer, decoded_schema(schema))  # the answer's values, escapes decoded
     fields, parsed = pipeline.read_extraction(generation, schema)
     assert not parsed.truncated and set(fields) == set(pipeline.field_names(schema))
     assert all(f.source == "model" and 0.0 <= f.confidence <= 1.0 for f in fields.values())
@@ -87,14 +89,27 @@ def _characters_of_tokens(body: dict) -> list[tuple[int, int]]:
     return [*itertools.pairwise(ends), (len(content), len(content))]
 
 
+def _texts_left(entry: dict) -> int:
+    """How many texts a step's allowed alternatives write, prefixes of another counted once; as
+    many as were asked for where every alternative came back allowed (there may be more)."""
+    allowed = [a["token"] for a in entry["top_logprobs"] if a["logprob"] > -1000]
+    if len(allowed) == ALTERNATIVES:
+        return ALTERNATIVES
+    return len({t for t in allowed if not any(o != t and o.startswith(t) for o in allowed)})
+
+
 def test_each_fields_confidence_is_the_formula_over_vllms_logprobs(vllm_engine):
-    """min over the tokens that wrote the value of exp(logprob), from vLLM's own numbers."""
+    """min of exp(logprob) over the tokens that wrote the value and that the grammar did not force
+    (one text allowed, seen among vLLM's own alternatives), from vLLM's own numbers."""
     schema = tenant_schema(TENANT_SCHEMA)
     call = pipeline.plan_extraction("payslip", schema, 1)
     multi_token_values = 0
     for page in (_page(), _page(640, 900)):
         body = _post(vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (page,), 280)))
-        logprobs = [entry["logprob"] for entry in body["choices"][0]["logprobs"]["content"]]
+        entries = body["choices"][0]["logprobs"]["content"]
+        assert all(len(e["top_logprobs"]) == ALTERNATIVES for e in entries), (
+            "vLLM returns the alternatives asked"
+        )
         offsets = _characters_of_tokens(body)
         content = body["choices"][0]["message"]["content"]
         fields, _ = pipeline.read_extraction(generation_from_response(body), schema)
@@ -102,10 +117,39 @@ def test_each_fields_confidence_is_the_formula_over_vllms_logprobs(vllm_engine):
             start, end = (span.start, span.end) if span.end > span.start else (span.start - 1, span.end + 1)
             covering = [i for i, (a, b) in enumerate(offsets) if a < end and b > start and b > a]
             multi_token_values += len(covering) > 1
-            assert fields[name].confidence == pytest.approx(
-                math.exp(min(logprobs[i] for i in covering)), abs=1e-6
-            )
+            chosen = [i for i in covering if _texts_left(entries[i]) > 1]
+            if chosen and all(_texts_left(entries[i]) >= FEW_TEXTS for i in chosen):
+                expected = math.exp(min(entries[i]["logprob"] for i in chosen))
+            else:
+                expected = 0.0
+            assert fields[name].confidence == pytest.approx(expected, abs=1e-6)
     assert multi_token_values > 0, "some values were written by several tokens"
+
+
+def test_a_value_the_grammar_narrowed_to_a_few_texts_is_unscored_not_sure(vllm_engine):
+    """vLLM scores a sampled token after the grammar's mask: picking one of two enum values comes
+    back as that value's share of the two, however much the model wanted something else. Its
+    alternatives show the step left two texts, so the value is unscored (0.0) and named."""
+    for options in (["YES", "NO"], ["ALPHA", "BRAVO", "CHARLIE"]):
+        schema = {
+            "type": "object",
+            "properties": {
+                "answer": {"type": "string", "enum": options},
+                "note": {"type": "string", "maxLength": 20},
+            },
+            "required": ["answer", "note"],
+            "additionalProperties": False,
+        }
+        call = pipeline.plan_extraction("probe", schema, 1)
+        body = _post(
+            vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (_page(),), 280))
+        )
+        generation = generation_from_response(body)
+        fields, parsed = pipeline.read_extraction(generation, schema)
+        assert fields["answer"].value in options and fields["answer"].confidence == 0.0
+        checks = pipeline.unscored_checks(generation, parsed)
+        assert [(c.name, c.passed) for c in checks] == [(pipeline.UNSCORED, False)]
+        assert checks[0].detail.endswith(": answer"), "the free-text note was scored"
 
 
 @pytest.mark.parametrize("hint", ["receipt", None])

@@ -2,7 +2,8 @@
 
 The session's engine serves the E4B shape (per-layer embeddings, KV-shared layers). This starts a
 second server on the checkpoint shaped like 26B-A4B (mixture of experts, keys as values on global
-layers, bidirectional attention over image tokens) and reads an identity document with it.
+layers, bidirectional attention over image tokens) and reads an identity document with it, after
+checking how vLLM tokenizes its chat template (the generation prompt's empty thought block).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from engines.llm.openai_backend import OpenAIBackend
 from engines.llm.schemas import extraction_schema
 from tests.gemma4.conftest import start_engine
 from tests.gemma4.test_engine import _page
+from tests.gemma4.test_tiny_checkpoints import CHAT, assert_gemma_chat_prompt, tokenize_chat
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -31,6 +33,9 @@ def test_the_moe_shaped_checkpoint_serves_guided_answers(tmp_path):
     assert config["enable_moe_block"] and config["attention_k_eq_v"]
     engine = start_engine(checkpoint, tmp_path / "vllm-26b.log")
     try:
+        tokens = tokenize_chat(engine.url, "gemma4-26b-a4b", CHAT)
+        assert_gemma_chat_prompt(tokens)
+        assert tokens[-1] == "<channel|>" and "<|channel>" in tokens  # the empty thought block
         settings = ModelSettings.from_sources({}, {"DOCINTEL_MODEL_URL": engine.url})
         schema = extraction_schema("passport")
         call = pipeline.plan_extraction("passport", schema, 1)

@@ -60,8 +60,20 @@ def test_gemma_models_have_the_extended_llmapi_tensors():
         config = _config(MODEL_REPO / name / "config.pbtxt")
         inputs = {i.name: i for i in config.input}
         outputs = {o.name for o in config.output}
-        assert {"text_input", "image_url", "guided_json", "return_token_logprobs"} <= set(inputs)
-        assert {"text_output", "output_token_ids", "output_log_probs", "output_token_offsets"} <= outputs
+        assert {
+            "text_input",
+            "image_url",
+            "guided_json",
+            "return_token_logprobs",
+            "return_token_alternatives",
+        } <= set(inputs)
+        assert {
+            "text_output",
+            "output_token_ids",
+            "output_log_probs",
+            "output_token_offsets",
+            "output_token_choices",
+        } <= outputs
         assert inputs["guided_json"].optional and inputs["image_url"].optional
     linked = MODEL_REPO / "gemma4_26b_a4b" / "1" / "model.py"
     assert linked.resolve() == (MODEL_REPO / "gemma4_e4b" / "1" / "model.py").resolve()
@@ -347,3 +359,33 @@ def test_serve_script_runs_plain_tritonserver_with_a_config_doc_pipeline_has():
     assert "tritonserver \\" in commands and not any(c.startswith("trtllm-llmapi-launch") for c in commands)
     (name,) = [c.split("=", 1)[1].rstrip(" \\") for c in commands if c.startswith("--model-config-name=")]
     assert (MODEL_REPO / "doc_pipeline" / "configs" / f"{name}.pbtxt").is_file()
+
+
+def test_tensorrt_llm_alternatives_say_how_many_texts_the_grammar_left():
+    """TensorRT-LLM's logprobs entries (token id -> Logprob over the top alternatives; a token the
+    grammar ruled out at -inf) become engines.llm.confidence's choices per step, decoded one token
+    at a time with a real tokenizer; bare floats (no alternatives asked) give none."""
+    from dataclasses import dataclass
+
+    from engines.llm.confidence import ALTERNATIVES
+
+    @dataclass
+    class Logprob:  # the shape of tensorrt_llm.executor.result.Logprob: logprob and rank
+        logprob: float
+        rank: int
+
+    support = _support()
+    tokenizer = _bpe_tokenizer()
+    ids = {text: tokenizer.token_to_id(text) for text in ("a", "e", "n", "m", "t")}
+    assert None not in ids.values()
+    masked = float("-inf")
+    free = {token: Logprob(-1.0 - rank, rank) for rank, token in enumerate(range(ALTERNATIVES))}
+    forced = {ids["a"]: Logprob(0.0, 1), **{ids[t]: Logprob(masked, 2) for t in "enmt"}}
+    two = {
+        ids["e"]: Logprob(-0.1, 1),
+        ids["n"]: Logprob(-2.4, 2),
+        **{ids[t]: Logprob(masked, 3) for t in "amt"},
+    }
+    choices = support.step_choices([free, forced, two], lambda token: tokenizer.decode([token]))
+    assert choices == [ALTERNATIVES, 1, 2]
+    assert support.step_choices([-0.1, -0.3], lambda token: "") is None

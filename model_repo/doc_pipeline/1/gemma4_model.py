@@ -24,7 +24,11 @@ out: the document neither fails nor spends its attempts); the engine refusing th
 (an HTTP 4xx, or INVALID_ARG from a TensorRT-LLM model: a schema it cannot compile, too many
 images) -> INVALID_ARG ``"model_request_refused: …"``, never retried; the engine failing a call
 (HTTP 500, INTERNAL from a TensorRT-LLM model) -> INTERNAL without a code (retried within the
-document's attempts); anything else -> INTERNAL. An engine that returns no log-probabilities is
+document's attempts); anything else -> INTERNAL. An engine that is misconfigured — it does not serve
+the model asked for, or refuses per-request page budgets — is a configuration error, never the
+documents' failure: the start-up readiness check (:mod:`engines.llm.readiness`, rechecked every
+``READINESS_RECHECK_S`` until all is well) logs it, and every document is answered UNAVAILABLE
+``"model_unavailable: engine misconfigured: …"`` meanwhile (the worker waits, as for an outage). An engine that returns no log-probabilities is
 misconfigured: each such call is logged as an error and the document's confidences are 0.0 with a
 failed ``model_scored`` check. Logs carry codes, counts and timings only.
 """
@@ -47,7 +51,10 @@ import triton_python_backend_utils as pb_utils
 
 from engines.custom_types import TypeCandidate
 from engines.llm import pipeline
+from engines.llm.confidence import ALTERNATIVES
+from engines.llm.gpu_plan import sequence_tokens
 from engines.llm.model_client import (
+    EngineMisconfigured,
     ModelBackend,
     ModelFailed,
     ModelRequest,
@@ -56,6 +63,7 @@ from engines.llm.model_client import (
     Role,
     describe,
 )
+from engines.llm.readiness import EngineCheck, ReadinessGate
 from engines.llm.schemas import CLASSIFY_TYPES
 from engines.types import Check, EngineError, FieldResult
 
@@ -72,6 +80,9 @@ def _load_request_parsing() -> Any:
     spec.loader.exec_module(module)
     return module
 
+
+# How often a misconfigured (or not yet reachable) engine is asked again, at most: on the next batch.
+READINESS_RECHECK_S = 30.0
 
 _reference = _load_request_parsing()
 InvalidRequest = _reference.InvalidRequest
@@ -111,6 +122,7 @@ class TritonLlmapiBackend:
             _bytes_tensor("image_url", list(request.images)),
             _bytes_tensor("guided_json", [request.call.schema_json]),
             pb_utils.Tensor("return_token_logprobs", np.array([True], dtype=bool)),
+            pb_utils.Tensor("return_token_alternatives", np.array([ALTERNATIVES], dtype=np.int32)),
             pb_utils.Tensor("sampling_param_max_tokens", np.array([request.call.max_tokens], dtype=np.int32)),
             pb_utils.Tensor("sampling_param_temperature", np.array([0.0], dtype=np.float32)),
         ]
@@ -122,6 +134,7 @@ class TritonLlmapiBackend:
                 "finish_reason",
                 "output_log_probs",
                 "output_token_offsets",
+                "output_token_choices",
             ],
             timeout=self.timeout_us,
         )
@@ -149,6 +162,8 @@ class TritonLlmapiBackend:
         offsets = (
             [(int(a), int(b)) for a, b in output("output_token_offsets").reshape(-1, 2)] if scored else []
         )
+        returned = pb_utils.get_output_tensor_by_name(response, "output_token_choices") if scored else None
+        choices = [int(c) for c in returned.as_numpy().reshape(-1)] if returned is not None else None
         return pipeline.Generation(
             text=text.decode("utf-8") if isinstance(text, bytes) else str(text),
             logprobs=logprobs,
@@ -157,7 +172,12 @@ class TritonLlmapiBackend:
             answer_tokens=len(logprobs),
             engine_ms=engine_ms,
             scored=scored,
+            choices=choices,
         )
+
+    async def check_ready(self, *, min_model_len: int) -> list[EngineCheck]:
+        """Nothing to ask: the models are this Triton's own, loaded (or not) before doc_pipeline."""
+        return []
 
     async def close(self) -> None:
         return None
@@ -236,6 +256,18 @@ class TritonPythonModel:
         self.logger.log_info(
             f"doc_pipeline (gemma4): {describe(self.settings)}, {self.statistic} token probability"
         )
+        self.readiness = self._readiness_gate()
+        self.loop.run_until_complete(self.readiness.blocking_problem())  # asked once at start-up
+
+    def _readiness_gate(self) -> ReadinessGate:
+        # the longest call this model makes: max_images pages at the full budget, prompt and answer
+        longest = sequence_tokens(self.max_images)
+        return ReadinessGate(
+            lambda: self.backend.check_ready(min_model_len=longest),
+            recheck_s=READINESS_RECHECK_S,
+            log_error=lambda line: self.logger.log_error(f"doc_pipeline (gemma4): {line}"),
+            log_info=lambda line: self.logger.log_info(f"doc_pipeline (gemma4): {line}"),
+        )
 
     async def _make_backend(self) -> ModelBackend:
         return make_backend(self.settings)  # created on the loop it will run on
@@ -244,6 +276,13 @@ class TritonPythonModel:
         return self.loop.run_until_complete(self._run(requests))
 
     async def _run(self, requests: list[Any]) -> list[Any]:
+        problem = await self.readiness.blocking_problem()
+        if problem:
+            # no document is at fault: each waits (UNAVAILABLE) until the engine is fixed
+            error = pb_utils.TritonError(
+                f"model_unavailable: engine misconfigured: {problem}", pb_utils.TritonError.UNAVAILABLE
+            )
+            return [pb_utils.InferenceResponse(error=error) for _ in requests]
         documents = await asyncio.gather(*(self._start(request) for request in requests))
         await asyncio.gather(*(self._chain(d) for d in documents if d.error is None))
         return [self._respond(d) for d in documents]
@@ -294,6 +333,13 @@ class TritonPythonModel:
         except EngineError as error:
             document.error = pb_utils.TritonError(
                 f"{error.code}: {error.message}", pb_utils.TritonError.INVALID_ARG
+            )
+        except EngineMisconfigured as error:
+            # an engine changed under us (restarted without a flag): the next batch asks it again
+            self.logger.log_error(f"doc_pipeline (gemma4): configuration error: {error}")
+            self.readiness.recheck()
+            document.error = pb_utils.TritonError(
+                f"model_unavailable: engine misconfigured: {error}", pb_utils.TritonError.UNAVAILABLE
             )
         except ModelUnavailable as error:
             document.error = pb_utils.TritonError(
@@ -369,7 +415,7 @@ class TritonPythonModel:
         document.checks = pipeline.verify(
             document_type, document.fields, parsed, page_texts=document.text_layer
         )
-        document.checks.extend(pipeline.unscored_checks(generation))
+        document.checks.extend(pipeline.unscored_checks(generation, parsed))
         if document.page_count > len(document.pages):
             detail = f"the first {len(document.pages)} of {document.page_count} pages were read"
             document.checks.append(Check("all_pages_read", False, detail))

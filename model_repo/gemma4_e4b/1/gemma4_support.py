@@ -19,13 +19,14 @@ import io
 import json
 import re
 import sys
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 # the one implementation of token offsets; model.py uses it from here
+from engines.llm.confidence import allowed_choices
 from engines.llm.confidence import decode_with_offsets as decode_with_offsets
 
 # MPI job state a Triton started under mpirun leaves in the environment. Each Python stub must
@@ -225,6 +226,31 @@ def page_conversation(prompt: str, pages: int) -> list[dict[str, Any]]:
     return [{"role": "user", "content": content}]
 
 
+def page_prompt(processor: Any, prompt: str, pages: int) -> str:
+    """The prompt text handed to TensorRT-LLM: :func:`page_conversation` through the checkpoint's
+    chat template, with one ``<bos>`` once tokenized.
+
+    The template begins with ``{{ bos_token }}``, and TensorRT-LLM's Gemma 4 input processor
+    tokenizes the text with special tokens on (``Gemma4InputProcessor._preprocess`` calls the
+    processor with the tokenizer's defaults), where Gemma's tokenizer adds ``<bos>`` itself: the
+    rendered one is dropped then, or the model would read two."""
+    text = str(
+        processor.apply_chat_template(
+            page_conversation(prompt, pages), tokenize=False, add_generation_prompt=True
+        )
+    )
+    return without_rendered_bos(text, processor.tokenizer)
+
+
+def without_rendered_bos(text: str, tokenizer: Any) -> str:
+    """``text`` without its leading ``<bos>`` when ``tokenizer`` adds one of its own."""
+    bos = tokenizer.bos_token
+    adds_bos = tokenizer("", add_special_tokens=True)["input_ids"][:1] == [tokenizer.bos_token_id]
+    if bos and adds_bos and text.startswith(bos):
+        return text[len(bos) :]
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -241,3 +267,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
+
+
+def step_choices(entries: Sequence[Any], decode_one: Callable[[int], str]) -> list[int] | None:
+    """Per generated token, how many texts the grammar left (``engines.llm.confidence.
+    allowed_choices``), from TensorRT-LLM's ``CompletionOutput.logprobs``: one dict per token of
+    token id -> ``Logprob`` over the top alternatives asked, where a token the grammar ruled out
+    has a log-probability of -inf (or is left out: either way it is not counted) — the mask is
+    applied to the logits in place before the RAW log-probabilities are taken
+    (model_repo/TENSORRT_LLM.md). None where the entries carry no alternatives (bare floats): the
+    values are then scored as if every token was chosen."""
+    if not all(isinstance(entry, dict) for entry in entries):
+        return None
+    return [
+        allowed_choices(
+            [
+                (decode_one(int(token)), float(getattr(value, "logprob", value)))
+                for token, value in entry.items()
+            ]
+        )
+        for entry in entries
+    ]

@@ -142,9 +142,9 @@ class TritonPythonModel:
         try:
             if request.is_cancelled():
                 raise asyncio.CancelledError
-            prompt, sampling, with_logprobs = await loop.run_in_executor(self.pool, self._convert, request)
+            prompt, sampling, asked = await loop.run_in_executor(self.pool, self._convert, request)
             output = await self.llm.generate_async(prompt, sampling).aresult()
-            response = await loop.run_in_executor(self.pool, self._response, output, with_logprobs)
+            response = await loop.run_in_executor(self.pool, self._response, output, asked)
         except support.RequestError as error:
             response = pb_utils.InferenceResponse(
                 error=pb_utils.TritonError(str(error), pb_utils.TritonError.INVALID_ARG)
@@ -160,7 +160,7 @@ class TritonPythonModel:
             )
         sender.send(response, flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
 
-    def _convert(self, request: Any) -> tuple[dict[str, Any], Any, bool]:
+    def _convert(self, request: Any) -> tuple[dict[str, Any], Any, tuple[bool, int]]:
         """The prompt (chat template, pages first) and sampling parameters of one request."""
         texts = _strings(request, "text_input")
         if len(texts) != 1:
@@ -169,12 +169,11 @@ class TritonPythonModel:
         if not uris or len(uris) > self.max_images:
             raise support.RequestError(f"send 1 to {self.max_images} images")
         pages = [support.page_image(uri) for uri in uris]
-        prompt = self.processor.apply_chat_template(
-            support.page_conversation(texts[0], len(pages)), tokenize=False, add_generation_prompt=True
-        )
+        prompt = support.page_prompt(self.processor, texts[0], len(pages))  # one <bos> once tokenized
         inputs = {"prompt": prompt, "multi_modal_data": {"image": pages}}
 
         with_logprobs = bool(_scalar(request, "return_token_logprobs", False))
+        alternatives = int(_scalar(request, "return_token_alternatives", 0)) if with_logprobs else 0
         schema = _scalar(request, "guided_json")
         kwargs: dict[str, Any] = {
             "max_tokens": int(_scalar(request, "sampling_param_max_tokens", 512)),
@@ -189,7 +188,9 @@ class TritonPythonModel:
         if with_logprobs:
             # RAW: the log-softmax of the logits the sampler receives (after the grammar mask, before
             # temperature/top-k/top-p), whatever the sampling settings; calibration is per engine.
-            kwargs["logprobs"] = 1
+            # The top ``alternatives`` per token (at least the sampled one): which of them the
+            # grammar ruled out (-inf) says how many choices it left (engines.llm.confidence).
+            kwargs["logprobs"] = max(1, alternatives)
             kwargs["logprobs_mode"] = self._raw_logprobs
         if schema:
             try:
@@ -197,9 +198,10 @@ class TritonPythonModel:
             except json.JSONDecodeError:
                 raise support.RequestError("guided_json is not valid JSON") from None
             kwargs["guided_decoding"] = self._guided(json=schema)
-        return inputs, self._sampling_params(**kwargs), with_logprobs
+        return inputs, self._sampling_params(**kwargs), (with_logprobs, alternatives)
 
-    def _response(self, output: Any, with_logprobs: bool) -> Any:
+    def _response(self, output: Any, asked: tuple[bool, int]) -> Any:
+        with_logprobs, alternatives = asked
         completion = output.outputs[0]
         ids = [int(t) for t in completion.token_ids]
         # text_output is the detokenized ids themselves, so the offsets index exactly this text.
@@ -222,7 +224,14 @@ class TritonPythonModel:
                 pb_utils.Tensor("output_log_probs", np.array(logprobs, dtype=np.float32)),
                 pb_utils.Tensor("output_token_offsets", np.array(offsets, dtype=np.int32).reshape(-1, 2)),
             ]
+            choices = support.step_choices(entries, self._decode_one) if alternatives else None
+            if choices is not None:
+                tensors.append(pb_utils.Tensor("output_token_choices", np.array(choices, dtype=np.int32)))
         return pb_utils.InferenceResponse(output_tensors=tensors)
+
+    def _decode_one(self, token: int) -> str:
+        """One token's text, as an OpenAI-compatible engine returns an alternative's."""
+        return str(self.tokenizer.decode([token], skip_special_tokens=True))
 
     def finalize(self) -> None:
         self.logger.log_info(f"{self.name}: shutting down")

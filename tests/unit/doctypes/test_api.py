@@ -98,3 +98,35 @@ def test_an_upload_may_name_the_tenants_own_type(api):
     )
     assert accepted.status_code == 202, accepted.content
     assert Document.objects.get().document_type_hint == "payslip"
+
+
+@pytest.mark.parametrize("pattern", [r"^([A-Z])\1[0-9]{2}$", r"^\bAB[0-9]{2}$", r"^(?=A)[A-Z][0-9]{2}$"])
+def test_a_pattern_the_model_engine_refuses_is_refused_at_definition(api, pattern):
+    """GIVEN a code pattern Python's ``re`` compiles but the engine's grammar compiler refuses
+    (vLLM would answer 400 to every document of the type), WHEN the type is defined, THEN it is
+    refused with 400 and the field's reason, and nothing is saved."""
+    bad = copy.deepcopy(PAYSLIP_SCHEMA)
+    bad["properties"]["branch"] = {"type": "string", "format": "code", "pattern": pattern}
+    response = _define(api, bad)
+    assert response.status_code == 400, response.content
+    [problem] = response.json()["errors"]["schema"]
+    assert problem.startswith("branch: ") and "not supported" in problem
+    assert not DocumentTypeVersion.objects.exists()
+
+
+def test_ordinary_json_schema_patterns_are_accepted_and_the_detail_says_what_was_bounded(api):
+    """GIVEN a payslip schema as a new user writes it (a ``+`` pattern, a pattern beside a
+    maxLength), WHEN it is defined, THEN it is accepted as written and the type's detail says how
+    each pattern was bounded for the model."""
+    schema = copy.deepcopy(PAYSLIP_SCHEMA)
+    schema["properties"]["net_pay"] = {"type": "string", "title": "Net pay", "pattern": r"^[0-9]+\.[0-9]{2}$"}
+    schema["properties"]["employee_id"]["pattern"] = "^E-[0-9]+$"
+    schema["properties"]["employee_id"]["maxLength"] = 10
+    created = _define(api, schema)
+    assert created.status_code == 201, created.content
+    detail = api.get("/api/v1/document-types/payslip").json()
+    assert detail["schema"]["properties"]["net_pay"]["pattern"] == r"^[0-9]+\.[0-9]{2}$"  # as written
+    bounds = detail["bounds"]
+    assert r"^[0-9]{1,120}\.[0-9]{2}$" in bounds["net_pay"] and "default of 120" in bounds["net_pay"]
+    assert "^E-[0-9]{1,10}$" in bounds["employee_id"] and "its maxLength" in bounds["employee_id"]
+    assert bounds["employer_name"].startswith("at most 120 characters")

@@ -13,7 +13,13 @@ import random
 
 import pytest
 
-from engines.llm.confidence import decode_with_offsets, value_confidence, value_tokens
+from engines.llm.confidence import (
+    ALTERNATIVES,
+    allowed_choices,
+    decode_with_offsets,
+    value_confidence,
+    value_tokens,
+)
 from engines.llm.parsing import parse_model_json
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -157,3 +163,55 @@ def test_a_doubtful_lead_byte_lowers_the_value_it_began(tokenizer):
     assert confidence is not None
     assert confidence.minimum == pytest.approx(math.exp(-2.3))  # about 0.10, not 0.82
     assert lead in value_tokens(span, offsets)
+
+
+# --- steps the grammar decided (engines/knowledge/model_scoring.toml) --------------------------
+
+MASKED = -9999.0  # what an OpenAI-compatible engine returns for a token the grammar ruled out
+
+
+def _masked(count: int) -> list[tuple[str, float]]:
+    return [(f"m{i}", MASKED) for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "choices"),
+    [
+        # as many allowed as were asked for: there may be more, a free choice
+        ([(str(i), -1.0 - i / 10) for i in range(ALTERNATIVES)], ALTERNATIVES),
+        # every allowed one shown: the texts they write, prefixes counted once
+        ([("1", -1.0), ("2", -1.2), ("19", -2.0), ("3", -2.5), *_masked(ALTERNATIVES - 4)], 3),
+        # one text cut into tokens differently: forced
+        ([("port", -0.1), ("p", -3.0), ("po", -4.0), *_masked(ALTERNATIVES - 3)], 1),
+        ([("}", 0.0), *_masked(ALTERNATIVES - 1)], 1),
+        # a nullable enum of two, as vLLM shows the step (two tokens can write the same '"')
+        ([('":"Y', -1.5), ('":null', -2.1), ('"', -2.1), ('":"N', -2.2), ('"', -2.3), *_masked(5)], 3),
+        # a lone byte of a character is a choice of its own
+        ([("\ufffd", -0.2), ("A", -2.0), *_masked(ALTERNATIVES - 2)], 2),
+    ],
+)
+def test_allowed_choices_count_the_texts_the_grammar_left(alternatives, choices):
+    assert allowed_choices(alternatives) == choices
+
+
+def test_forced_tokens_leave_the_score_and_a_value_the_grammar_wrote_is_unscored():
+    text = '{"a":"ACME"}'
+    span = parse_model_json(text).spans["a"]
+    offsets = [(0, 6), (6, 7), (7, 8), (8, 10), (10, 12)]  # {"a":"  A  C  ME  "}
+    logprobs = [-0.1, -2.0, -0.3, -0.2, -0.1]
+    # A chosen among many, then C and ME forced: the value scores A alone
+    scored = value_confidence(span, offsets, logprobs, [5, 5, 1, 1, 1])
+    assert scored is not None and scored.scored and scored.forced == 2
+    assert scored.minimum == pytest.approx(math.exp(-2.0)) and scored.geometric_mean == pytest.approx(
+        math.exp(-2.0)
+    )
+    # every token forced: the grammar wrote it, the model decided nothing
+    written = value_confidence(span, offsets, logprobs, [5, 1, 1, 1, 1])
+    assert written is not None and not written.scored and written.forced == 3
+    # one step among two allowed texts: its masked probability is not the model's, unscored
+    narrowed = value_confidence(span, offsets, logprobs, [5, 5, 2, 1, 1])
+    assert narrowed is not None and not narrowed.scored and narrowed.narrowed == 1
+    # an engine that returned no alternatives: every token counts as chosen, as before
+    unknown = value_confidence(span, offsets, logprobs, None)
+    assert unknown is not None and unknown.scored and unknown.minimum == pytest.approx(math.exp(-2.0))
+    assert unknown.geometric_mean == pytest.approx(math.exp((-2.0 - 0.3 - 0.2) / 3))

@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from engines.llm.confidence import ALTERNATIVES
 from engines.llm.model_client import ModelFailed, ModelRequest, ModelSettings, ModelUnavailable
 from engines.llm.openai_backend import OpenAIBackend, chat_request, generation_from_response
 from engines.llm.pipeline import ModelCall
@@ -74,7 +75,8 @@ def test_settings_come_from_the_environment_over_the_config_parameters():
         {"model_url": "http://engine:1/v1/", "max_in_flight": "8"},
         {"DOCINTEL_MODEL_MAX_IN_FLIGHT": "3", "DOCINTEL_CLASSIFY_MODEL": "small"},
     )
-    assert settings.url == "http://engine:1/v1" and settings.max_in_flight == 3
+    assert settings.classify_url == settings.extract_url == "http://engine:1/v1"
+    assert settings.max_in_flight == 3
     assert settings.model_for("classify", simple=False) == "small"
     assert settings.model_for("extract", simple=True) == "small"
     assert settings.model_for("extract", simple=False) == "gemma4-26b-a4b"
@@ -83,6 +85,28 @@ def test_settings_come_from_the_environment_over_the_config_parameters():
     assert trtllm.model_for("extract", simple=False) == "gemma4_26b_a4b"
     with pytest.raises(ValueError, match="DOCINTEL_MODEL_BACKEND"):
         ModelSettings.from_sources({}, {"DOCINTEL_MODEL_BACKEND": "onnx"})
+
+
+def test_each_role_has_its_own_engine_url_defaulting_to_the_shared_one():
+    """GIVEN two vLLM servers, one per model (a vLLM server serves one model) WHEN each role's URL is
+    set THEN each model's calls go to its own engine; unset, both go to DOCINTEL_MODEL_URL (one
+    engine serving both names, or a router)."""
+    settings = ModelSettings.from_sources(
+        {"model_url": "http://router:1/v1"},
+        {
+            "DOCINTEL_CLASSIFY_MODEL_URL": "http://small:8000/v1/",
+            "DOCINTEL_EXTRACT_MODEL_URL": "http://large:8000/v1",
+        },
+    )
+    assert settings.url_for(settings.model_for("classify", simple=False)) == "http://small:8000/v1"
+    assert settings.url_for(settings.model_for("extract", simple=True)) == "http://small:8000/v1"
+    assert settings.url_for(settings.model_for("extract", simple=False)) == "http://large:8000/v1"
+    shared = ModelSettings.from_sources({"model_url": "http://router:1/v1"}, {})
+    assert set(shared.engines().values()) == {"http://router:1/v1"}
+    with pytest.raises(ValueError, match="two URLs"):
+        ModelSettings.from_sources(
+            {}, {"DOCINTEL_EXTRACT_MODEL": "gemma4-e4b", "DOCINTEL_EXTRACT_MODEL_URL": "http://large:8000/v1"}
+        )
 
 
 class _Engine(BaseHTTPRequestHandler):
@@ -171,3 +195,15 @@ def test_an_answer_without_log_probabilities_is_marked_unscored():
     body["choices"][0]["logprobs"] = None
     generation = generation_from_response(body)
     assert not generation.scored and generation.logprobs == [] and generation.text == '{"a":"x"}'
+
+
+def test_the_engines_alternatives_say_how_many_texts_the_grammar_left():
+    assert chat_request("gemma4-e4b", REQUEST)["top_logprobs"] == ALTERNATIVES
+    answer = json.loads(json.dumps(ANSWER))
+    free = [{"token": chr(97 + i), "logprob": -1.0 - i} for i in range(ALTERNATIVES)]
+    forced = [{"token": "x", "logprob": -0.01}, *({"token": "p", "logprob": -9999.0} for _ in free[1:])]
+    for index, entry in enumerate(answer["choices"][0]["logprobs"]["content"]):
+        entry["top_logprobs"] = forced if index == 1 else free
+    assert list(generation_from_response(answer).choices) == [ALTERNATIVES, 1, ALTERNATIVES, ALTERNATIVES]
+    # an engine that ignores top_logprobs: no alternatives, every token counted as chosen
+    assert generation_from_response(ANSWER).choices is None

@@ -208,3 +208,38 @@ def test_tenant_schema_is_wrapped_and_bad_ones_refused():
 def test_mismatched_logprobs_and_offsets_are_refused():
     with pytest.raises(EngineError):
         pipeline.Generation(text="{}", logprobs=[0.0], offsets=[])
+
+
+def _with_choices(text: str, choices: dict[str, int]) -> pipeline.Generation:
+    """One token per character at 0.9; ``choices``: how many texts the grammar left at the first
+    character of each substring (every other step: a free choice)."""
+    steps = [5] * len(text)
+    for piece, count in choices.items():
+        steps[text.index(piece)] = count
+    plain = _generation(text)
+    return pipeline.Generation(text=text, logprobs=plain.logprobs, offsets=plain.offsets, choices=steps)
+
+
+def test_a_value_chosen_among_few_texts_is_unscored_and_named():
+    schema = tenant_schema(
+        {"type": "object", "properties": {"grade": {"enum": ["YES", "NO"]}, "note": {"type": "string"}}}
+    )
+    generation = _with_choices('{"grade":"YES","note":"fine"}', {"YES": 2})
+    fields, parsed = pipeline.read_extraction(generation, schema)
+    assert fields["grade"].confidence == 0.0 and fields["note"].confidence == pytest.approx(0.9)
+    [check] = pipeline.unscored_checks(generation, parsed)
+    assert (check.name, check.passed) == (pipeline.UNSCORED, False) and check.detail.endswith(": grade")
+
+
+def test_a_type_the_grammar_narrowed_to_a_few_is_an_unknown_confidence():
+    text = '{"document_type":"receipt"}'
+    decision = pipeline.read_classification(_with_choices(text, {"receipt": 3}), hint=None)
+    assert decision.document_type == "receipt" and decision.confidence == 0.0
+    assert [(c.name, c.passed) for c in decision.checks] == [(pipeline.UNSCORED, False)]
+    # the rest of the name forced (one text, however tokenized): scored on the step that chose it
+    steps = [5] * len(text)
+    for offset in range(text.index("receipt") + 1, text.index("receipt") + 7):
+        steps[offset] = 1
+    plain = _generation(text, low={"receipt": 0.6})
+    chosen = pipeline.Generation(text=text, logprobs=plain.logprobs, offsets=plain.offsets, choices=steps)
+    assert pipeline.read_classification(chosen, hint=None).confidence == pytest.approx(0.6)
