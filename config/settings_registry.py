@@ -1085,7 +1085,11 @@ SETTINGS: tuple[Setting, ...] = (
         section="Gemma 4 model backend",
         read_by=("triton",),
         source="engines/llm/model_client.py",
-        description="Deadline of one engine call.",
+        description=(
+            "How long one engine call is waited for before the engine is asked whether it is up: up, the "
+            "same call is waited for, in all up to this plus DOCINTEL_MODEL_WAIT_S; silent, it is retried "
+            "as for an engine that is down."
+        ),
     ),
     Setting(
         name="DOCINTEL_MODEL_WAIT_S",

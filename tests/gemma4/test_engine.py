@@ -229,3 +229,31 @@ def test_the_backend_keeps_calls_in_flight_together(vllm_engine):
     for generation in asyncio.run(run()):
         jsonschema.validate(json.loads(generation.text), schema)
         assert generation.prompt_tokens > 200 and generation.engine_ms > 0
+
+
+def test_calls_slower_than_their_timeout_are_waited_for_while_vllm_is_up(vllm_engine):
+    """Eight pages at once through a timeout shorter than vLLM on CPU takes to answer them (more
+    calls than it can serve at once): vLLM's API server answers while it computes, so every call is
+    waited for and answered, none abandoned and sent again (which would throw its work away)."""
+    settings = ModelSettings.from_sources(
+        {},
+        {
+            "DOCINTEL_MODEL_URL": vllm_engine.url,
+            "DOCINTEL_MODEL_TIMEOUT_S": "0.2",
+            "DOCINTEL_MODEL_WAIT_S": "60",
+            "DOCINTEL_MODEL_RETRY_BASE_S": "5",  # a call sent again would wait this long first
+        },
+    )
+    call = pipeline.plan_extraction("receipt", extraction_schema("receipt"), 1)
+
+    async def run() -> list[pipeline.Generation]:
+        backend = OpenAIBackend(settings)
+        try:
+            requests = [ModelRequest("extract", call, (_page(900 + 10 * i, 1200),), 1120) for i in range(8)]
+            return await asyncio.gather(*(backend.generate("gemma4-e4b", r) for r in requests))
+        finally:
+            await backend.close()
+
+    generations = asyncio.run(run())  # before: every call abandoned at 0.2 s, until unavailable
+    assert max(g.engine_ms for g in generations) > 200, "the calls outlived their timeout, answered"
+    assert all(json.loads(g.text) is not None for g in generations)

@@ -11,6 +11,7 @@ import asyncio
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -112,10 +113,26 @@ def test_each_role_has_its_own_engine_url_defaulting_to_the_shared_one():
 class _Engine(BaseHTTPRequestHandler):
     statuses: list[int] = []
     bodies: list[dict] = []
+    answer_after_s = 0.0  # how long a call takes (an engine working through more than its batch)
+    hung = False  # the API server answers nothing at all
+    model_lists = 0
+
+    def do_GET(self) -> None:
+        if type(self).hung:
+            time.sleep(10)
+            return
+        type(self).model_lists += 1
+        payload = json.dumps({"data": [{"id": "gemma4-e4b"}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
 
     def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
         type(self).bodies.append(json.loads(self.rfile.read(length)))
+        time.sleep(10 if type(self).hung else type(self).answer_after_s)
         status = type(self).statuses.pop(0) if type(self).statuses else 200
         payload = json.dumps(ANSWER if status == 200 else {"error": "busy"}).encode()
         self.send_response(status)
@@ -130,7 +147,7 @@ class _Engine(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def engine() -> Iterator[tuple[str, type[_Engine]]]:
-    handler = type("Engine", (_Engine,), {"statuses": [], "bodies": []})
+    handler = type("Engine", (_Engine,), {"statuses": [], "bodies": [], "model_lists": 0})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -158,6 +175,31 @@ def test_an_engine_that_is_busy_is_waited_for(engine):
     generation = _generate(_settings(url, DOCINTEL_MODEL_WAIT_S="10"))
     assert generation.text == '{"a":"x"}'
     assert len(handler.bodies) == 4
+
+
+def test_a_slow_call_on_an_engine_that_is_up_is_waited_for_not_sent_again(engine):
+    """GIVEN an engine whose call takes 3 timeouts' time (more calls than its batch) but whose API
+    server answers WHEN the call's timeout passes THEN the engine is asked whether it is up and the
+    same call is waited for: one request, answered — not abandoned and sent again, which throws
+    the engine's work away and reads a busy engine as one that is down."""
+    url, handler = engine
+    handler.answer_after_s = 1.5
+    generation = _generate(_settings(url, DOCINTEL_MODEL_TIMEOUT_S="0.5", DOCINTEL_MODEL_WAIT_S="5"))
+    assert generation.text == '{"a":"x"}'
+    assert len(handler.bodies) == 1 and handler.model_lists >= 2
+
+
+def test_a_call_past_its_whole_deadline_or_on_a_silent_engine_is_unavailable(engine):
+    url, handler = engine
+    handler.answer_after_s = 3.0  # up, but slower than timeout + wait
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable, match="unavailable"):
+        _generate(_settings(url, DOCINTEL_MODEL_TIMEOUT_S="0.4", DOCINTEL_MODEL_WAIT_S="0.6"))
+    assert time.monotonic() - started < 2.5 and len(handler.bodies) == 1
+    handler.hung, handler.bodies[:] = True, []  # nothing answers, not even the model list
+    with pytest.raises(ModelUnavailable, match="unavailable"):
+        _generate(_settings(url, DOCINTEL_MODEL_TIMEOUT_S="0.3", DOCINTEL_MODEL_WAIT_S="1"))
+    assert len(handler.bodies) >= 2, "a silent engine's call is abandoned and sent again, as for an outage"
 
 
 def test_an_engine_down_past_the_wait_is_unavailable_not_a_failure():
