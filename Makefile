@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 RUN := $(ROOT)/var/run
 LOG := $(ROOT)/var/log
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-no-deps.txt | sha256sum | cut -c1-16)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock requirements-no-deps.txt | sha256sum | cut -c1-16)
 # Fonts for the synthetic document generator (synth/FONTS.md); OCR-B is the MRZ typeface.
 FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-ocr-b fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # Tesseract's Latin-script model: the engine's second reading of names and addresses (accents).
@@ -21,14 +21,15 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/docintel
 # Django's default is production (config.settings.prod), which refuses to start without its secrets:
 # the local targets that run it say development explicitly (`up` and `demo` in scripts/stack.sh and
 # scripts/demo.sh); `make test` runs on config.settings.test (pyproject.toml).
-bench bench-accuracy bench-capture calibration refit: export DJANGO_SETTINGS_MODULE ?= config.settings.dev
+bench bench-accuracy bench-capture calibration refit test-lint: export DJANGO_SETTINGS_MODULE ?= config.settings.dev
 
-.PHONY: help setup system-packages test-packages vllm demo test lint up down status bench bench-accuracy bench-capture bench-gpu refit calibration
+.PHONY: help setup lock system-packages test-packages vllm demo test test-lint test-unit test-integration test-gemma4 lint up down status bench bench-accuracy bench-capture bench-gpu refit calibration
 
 help:
-	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/"
+	@echo "make setup   install system packages (Debian) and the virtualenv at .venv/ (versions: requirements.lock)"
+	@echo "make lock    rewrite requirements.lock from a fresh resolution of pyproject.toml"
 	@echo "make demo    start the stack and run the bundled samples through it, printing their fields"
-	@echo "make test    lint, type-check and run the whole test suite"
+	@echo "make test    lint, type-check and run the whole test suite, in lanes (make test-<lane>: one)"
 	@echo "make up      start Triton, a Celery worker + beat and the web server on 127.0.0.1:8000"
 	@echo "             (DOCINTEL_PIPELINE_VARIANT=gemma4 make up: Gemma 4 through vLLM on CPU)"
 	@echo "make vllm    install vLLM on CPU (.venv-vllm) and build the tiny Gemma 4 checkpoints"
@@ -60,17 +61,27 @@ test-packages:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	}
 
-$(STAMP): pyproject.toml requirements-no-deps.txt
+$(STAMP): pyproject.toml requirements.lock requirements-no-deps.txt
 	@$(MAKE) --no-print-directory system-packages
 	@test -x $(PY) || $(HOST_PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[dev]'
-	$(PIP) install -q --no-deps -r requirements-no-deps.txt
+	$(PIP) install -q -c requirements.lock -e '.[dev]'
+	$(PIP) install -q --no-deps -c requirements.lock -r requirements-no-deps.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
 setup: $(STAMP)
 	@mkdir -p $(RUN) $(LOG)
+
+# Rewrite requirements.lock from a fresh resolution of pyproject.toml (in a throw-away environment).
+lock:
+	@rm -rf $(ROOT)/var/lock-venv && $(HOST_PYTHON) -m venv $(ROOT)/var/lock-venv
+	$(ROOT)/var/lock-venv/bin/pip install -q --upgrade pip
+	$(ROOT)/var/lock-venv/bin/pip install -q -e '.[dev]'
+	$(ROOT)/var/lock-venv/bin/pip install -q --no-deps -r requirements-no-deps.txt
+	@{ sed -n '1,3p' requirements.lock; $(ROOT)/var/lock-venv/bin/pip freeze --exclude-editable; } > requirements.lock.new
+	@mv requirements.lock.new requirements.lock && rm -rf $(ROOT)/var/lock-venv
+	@echo "requirements.lock rewritten: review the diff and commit it"
 
 # The real Gemma 4 engine on machines without a GPU: vLLM on CPU in .venv-vllm, the tiny checkpoints
 # in var/models (scripts/vllm/install.sh; each part redone only when its inputs changed).
@@ -84,10 +95,33 @@ lint: setup
 
 # Two sessions: the whole suite on the reference engine, then tests/gemma4 with the gemma4 pipeline
 # variant behind the same fixtures (Triton + Celery + vLLM serving the tiny Gemma 4).
+# `make test` runs the lanes in order, each its own pytest session, and stops at the first red one:
+# lint (ruff, mypy, missing migrations), unit (tests/unit), integration (every other folder but
+# tests/gemma4: the stack, reliability, hostile input, the browser) and gemma4 (the same stack on
+# Gemma 4 through vLLM on CPU). Each lane prints its time; `make test-<lane>` runs one alone.
+TEST_LANES := lint unit integration gemma4
 test: setup test-packages vllm
 	@bash scripts/ensure_services.sh
-	$(MAKE) --no-print-directory lint
-	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest
+	@for lane in $(TEST_LANES); do \
+	  started=$$(date +%s); \
+	  $(MAKE) --no-print-directory test-$$lane \
+	    || { echo "make test: lane $$lane failed after $$(( $$(date +%s) - started )) s"; exit 1; }; \
+	  echo "make test: lane $$lane passed in $$(( $$(date +%s) - started )) s"; \
+	done
+
+test-lint: lint
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) manage.py makemigrations --check --dry-run
+
+test-unit: setup
+	@bash scripts/ensure_services.sh
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest tests/unit
+
+test-integration: setup test-packages
+	@bash scripts/ensure_services.sh
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest tests --ignore=tests/unit --ignore=tests/gemma4
+
+test-gemma4: setup vllm
+	@bash scripts/ensure_services.sh
 	DATABASE_URL=$(TEST_DATABASE_URL) DOCINTEL_PIPELINE_VARIANT=gemma4 $(PY) -m pytest tests/gemma4
 
 up: setup

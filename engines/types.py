@@ -81,7 +81,7 @@ class EngineResult:
                 value=f["value"],
                 confidence=float(f["confidence"]),
                 page=int(f["page"]),
-                bbox=tuple(f["bbox"]) if f.get("bbox") is not None else None,  # type: ignore[arg-type]
+                bbox=tuple(f["bbox"]) if f.get("bbox") is not None else None,
                 source=f["source"],
                 valid=f.get("valid"),
                 evidence=tuple(str(e) for e in f.get("evidence") or ()),

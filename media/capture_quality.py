@@ -173,7 +173,7 @@ class CaptureThresholds:
             unknown = set(entry) - known
             if unknown:
                 raise ValueError(f"DOCINTEL_CAPTURE_THRESHOLDS[{key!r}]: unknown {sorted(unknown)}")
-            thresholds = replace(thresholds, **entry)  # type: ignore[arg-type]
+            thresholds = replace(thresholds, **entry)
         return thresholds
 
 

@@ -85,7 +85,7 @@ def _forget_fork_server_after_fork() -> None:
     rendered a PDF), the server belongs to the parent: multiprocessing's handle on it would
     ``waitpid`` a process that is not our child and fail. Start afresh; close the inherited end of
     the parent's keep-alive pipe so its server still exits with it."""
-    server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    server: Any = multiprocessing.forkserver._forkserver
     if server._forkserver_alive_fd is not None:
         with contextlib.suppress(OSError):
             os.close(server._forkserver_alive_fd)
@@ -108,7 +108,7 @@ def _server_ensure_running() -> None:
     """``multiprocessing.forkserver.ForkServer.ensure_running`` (Python 3.11 and 3.12), but the
     server is started with :func:`scrubbed_environment` instead of the worker's environment."""
     global _server_process
-    server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    server: Any = multiprocessing.forkserver._forkserver
     with server._lock:
         resource_tracker.ensure_running()
         if server._forkserver_pid is not None:
@@ -119,12 +119,12 @@ def _server_ensure_running() -> None:
             server._forkserver_address = server._forkserver_alive_fd = server._forkserver_pid = None
         data: dict[str, Any] = {}
         if server._preload_modules:
-            prepared = spawn.get_preparation_data("ignore")  # type: ignore[attr-defined]
+            prepared = spawn.get_preparation_data("ignore")
             data = {k: v for k, v in prepared.items() if k in ("main_path", "sys_path")}
         with socket.socket(socket.AF_UNIX) as listener:
             address = connection.arbitrary_address("AF_UNIX")  # type: ignore[attr-defined]
             listener.bind(address)
-            if not util.is_abstract_socket_namespace(address):  # type: ignore[attr-defined]
+            if not util.is_abstract_socket_namespace(address):
                 os.chmod(address, 0o600)
             listener.listen()
             # every client holds the write end of the "alive" pipe; the server exits at its EOF
@@ -134,7 +134,7 @@ def _server_ensure_running() -> None:
                     "from multiprocessing.forkserver import main; "
                     f"main({listener.fileno()}, {alive_r}, {server._preload_modules!r}, **{data!r})"
                 )
-                executable = spawn.get_executable()  # type: ignore[attr-defined]
+                executable = spawn.get_executable()
                 flags = util._args_from_interpreter_flags()  # type: ignore[attr-defined]
                 _server_process = subprocess.Popen(
                     [executable, *flags, "-c", command],
@@ -161,7 +161,7 @@ def _forkserver() -> Any:
         if _context is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
-            server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+            server: Any = multiprocessing.forkserver._forkserver
             server.ensure_running = _server_ensure_running
             _context = context
         return _context

@@ -45,7 +45,7 @@ class ApiKeyAuthentication(BaseAuthentication):
 def request_tenant(request: Request) -> Tenant | None:
     cached = getattr(request, "_docintel_tenant", None)
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     tenant: Tenant | None = None
     if isinstance(request.auth, ApiKey | SignedUrlGrant):  # a key, or a link signed for one download
         tenant = request.auth.tenant

@@ -96,7 +96,7 @@ def request_role(request: Request) -> str | None:
         if tenant is not None and user is not None and user.is_authenticated:
             role = Membership.objects.filter(tenant=tenant, user=user).values_list("role", flat=True).first()
         request._docintel_role = role  # type: ignore[attr-defined]
-    return request._docintel_role  # type: ignore[attr-defined,no-any-return]
+    return request._docintel_role  # type: ignore[attr-defined]
 
 
 def _handles(view: Any, method: str) -> bool:

@@ -83,9 +83,9 @@ def _url_names() -> dict[type, str]:
     from apps.api import urls  # here: the views import this module
 
     return {
-        pattern.callback.cls: f"{urls.app_name}:{pattern.name}"  # type: ignore[union-attr]
+        pattern.callback.cls: f"{urls.app_name}:{pattern.name}"
         for pattern in urls.urlpatterns
-        if hasattr(pattern.callback, "cls")  # type: ignore[union-attr]
+        if hasattr(pattern.callback, "cls")
     }
 
 

@@ -57,7 +57,7 @@ PRIVATE = "private, no-store, max-age=0"
 # Downloads also open by an expiring signed link (apps.api.signed_urls), before the key or session.
 DOWNLOAD_AUTHENTICATION: list[type[BaseAuthentication]] = [
     SignedUrlAuthentication,
-    *api_settings.DEFAULT_AUTHENTICATION_CLASSES,  # type: ignore[list-item]
+    *api_settings.DEFAULT_AUTHENTICATION_CLASSES,
 ]
 # Room for the multipart framing and form fields around a single file.
 MULTIPART_OVERHEAD = 1024 * 1024
@@ -351,7 +351,7 @@ class DocumentReprocessApi(GenericAPIView):
         try:
             document = document_reprocess(
                 document=document,
-                actor=user,  # type: ignore[arg-type]
+                actor=user,
                 via=ReprocessVia.API,
             )
         except NotReprocessableError as exc:

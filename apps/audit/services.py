@@ -158,7 +158,7 @@ def audit_record(
     """
     event = AuditEvent(
         tenant=tenant,
-        actor=actor,  # type: ignore[misc]
+        actor=actor,
         action=action,
         object_type=object_type,
         object_id=object_id,

@@ -84,7 +84,7 @@ class DocumentTypeAdmin(admin.ModelAdmin):
             name=form.cleaned_data["name"],
             description=form.cleaned_data.get("description", ""),
             schema=form.cleaned_data["schema"],
-            created_by=request.user if request.user.is_authenticated else None,  # type: ignore[arg-type]
+            created_by=request.user if request.user.is_authenticated else None,
         )
         obj.pk = definition.version.document_type_id
         obj.refresh_from_db()
@@ -129,7 +129,7 @@ class AuthenticityPolicyAdmin(admin.ModelAdmin):
         policy = authenticity_policy_set(
             tenant=form.cleaned_data["tenant"],
             document_types=form.cleaned_data["document_types"],
-            actor=request.user if request.user.is_authenticated else None,  # type: ignore[arg-type]
+            actor=request.user if request.user.is_authenticated else None,
         )
         obj.pk = policy.pk
         obj.refresh_from_db()

@@ -246,7 +246,7 @@ class AuthenticityPolicyApi(GenericAPIView):
             authenticity_policy_set(
                 tenant=tenant,
                 document_types=list(serializer.validated_data["document_types"]),
-                actor=actor,  # type: ignore[arg-type]
+                actor=actor,
             )
         except AuthenticityPolicyInvalidError as error:
             raise ApiError(400, "invalid_policy", str(error)) from error

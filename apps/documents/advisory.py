@@ -142,7 +142,7 @@ def _placed_fields(document: Document, captured: set[int]) -> dict[str, FieldRes
             value=row.value,
             confidence=row.raw_confidence,
             page=row.page,
-            bbox=tuple(row.bbox),  # type: ignore[arg-type]
+            bbox=tuple(row.bbox),
             source=row.source,
         )
         for row in rows

@@ -131,7 +131,7 @@ def upload_json(request: HttpRequest) -> JsonResponse:
         tenant=tenant,
         content=file.read(),
         original_name=file.name or name,
-        uploaded_by=request.user,  # type: ignore[arg-type]
+        uploaded_by=request.user,
         document_type_hint=form.cleaned_data["document_type"] or "",
     )
     return JsonResponse(_outcome_json(outcome), status=_outcome_status(outcome))

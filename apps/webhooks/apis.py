@@ -108,7 +108,7 @@ class DeadLettersRedriveApi(GenericAPIView):
         key = request.auth if isinstance(request.auth, ApiKey) else None
         redriven = webhook_dead_letters_redrive(
             tenant=tenant_of(request),
-            actor=request.user if request.user.is_authenticated else None,  # type: ignore[arg-type]
+            actor=request.user if request.user.is_authenticated else None,
             via=f"api key {key.prefix}" if key is not None else "api",
             delivery_ids=data.validated_data.get("ids"),
         )

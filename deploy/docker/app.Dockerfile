@@ -24,8 +24,8 @@ RUN apt-get update \
 WORKDIR /opt/docintel
 COPY . /opt/docintel
 # gunicorn serves the web pods (deploy/k8s/web.yaml); the project lists it for development only.
-RUN python3 -m pip install . "gunicorn==27.0.1" \
-    && python3 -m pip install --no-deps -r requirements-no-deps.txt \
+RUN python3 -m pip install -c requirements.lock . "gunicorn==27.0.1" \
+    && python3 -m pip install --no-deps -c requirements.lock -r requirements-no-deps.txt \
     && useradd --system --uid 10001 --home-dir /opt/docintel docintel \
     && mkdir -p /opt/docintel/var && chown docintel /opt/docintel/var
 USER docintel

@@ -103,7 +103,7 @@ class ModelSettings:
         classify_default, extract_default = names[backend]
         shared_url = value("DOCINTEL_MODEL_URL", "model_url", "http://127.0.0.1:8200/v1")
         settings = cls(
-            backend=backend,  # type: ignore[arg-type]
+            backend=backend,
             classify_url=value("DOCINTEL_CLASSIFY_MODEL_URL", "classify_model_url", shared_url).rstrip("/"),
             extract_url=value("DOCINTEL_EXTRACT_MODEL_URL", "extract_model_url", shared_url).rstrip("/"),
             api_key=env.get("DOCINTEL_MODEL_API_KEY", ""),
