@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz
 
-from engines.aamva_data import TABLES as AAMVA
 from engines.layout import PageText
+from engines.licence.aamva_data import TABLES as AAMVA
 from engines.mrz.countries import is_known_code
 from engines.mrz.reader import looks_like_mrz_line
 from engines.validators import fold

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engines.aamva_iin import JURISDICTION_IINS
+from engines.licence.aamva_iin import JURISDICTION_IINS
 from synth.identity import pick, pick_weighted, random_string
 
 if TYPE_CHECKING:

@@ -73,7 +73,7 @@ class Extract:
 def reader_for(document_type: str) -> Reader | None:
     """The reader of a type, imported on first use (each pulls in its own dependencies)."""
     if document_type == "driver_license":
-        from engines.driver_license import read_driver_license
+        from engines.licence.reader import read_driver_license
 
         return read_driver_license
     if document_type in BUSINESS_READERS:

@@ -1,11 +1,11 @@
-"""The AAMVA DL/ID barcode parser (engines/aamva.py): versions, header quirks, garbage."""
+"""The AAMVA DL/ID barcode parser (engines/licence/aamva.py): versions, header quirks, garbage."""
 
 from __future__ import annotations
 
 import pytest
 
-from engines.aamva import AamvaError, format_postal_code, parse_aamva, parse_date
-from engines.aamva_iin import IIN_JURISDICTIONS, JURISDICTION_IINS
+from engines.licence.aamva import AamvaError, format_postal_code, parse_aamva, parse_date
+from engines.licence.aamva_iin import IIN_JURISDICTIONS, JURISDICTION_IINS
 
 # The example payload of the AAMVA DL/ID Card Design Standard (2020, version 10), Annex D: a
 # Virginia licence with a jurisdiction subfile "ZV".

@@ -16,12 +16,12 @@ from datetime import date
 import numpy as np
 import pytest
 
-from engines.aamva import AamvaError, format_postal_code, parse_aamva
-from engines.aamva_data import TABLES
-from engines.aamva_iin import IIN_JURISDICTIONS, JURISDICTION_IINS
 from engines.barcode import read_barcodes
-from engines.driver_license import read_driver_license
 from engines.layout import Line, PageText
+from engines.licence.aamva import AamvaError, format_postal_code, parse_aamva
+from engines.licence.aamva_data import TABLES
+from engines.licence.aamva_iin import IIN_JURISDICTIONS, JURISDICTION_IINS
+from engines.licence.reader import read_driver_license
 from synth.aamva_writer import HEADER_STYLES, NAME_LAYOUTS_V1, PayloadStyle
 from synth.documents import document_rng
 from synth.driver_license import aamva_payload, pdf417_image, sample_licence

@@ -1,4 +1,4 @@
-"""Driver licences (engines/driver_license.py): barcode and front read together, cross-checked.
+"""Driver licences (engines/licence/reader.py): barcode and front read together, cross-checked.
 
 OCR costs about a second a page, so each synthetic licence is rendered and OCR'd once per module.
 """
@@ -13,7 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from engines.driver_license import (
+from engines.images import unrotate_bbox
+from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
+from engines.licence.reader import (
     FrontValue,
     compare,
     looks_like_driver_license,
@@ -22,8 +24,6 @@ from engines.driver_license import (
     read_front,
     respace_street,
 )
-from engines.images import unrotate_bbox
-from engines.layout import Line, PageText, page_from_ocr, sort_reading_order
 from engines.ocr import get_ocr
 from synth.documents import document_rng
 from synth.driver_license import compose, sample_licence

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
-from engines.aamva import parse_aamva
+from engines.licence.aamva import parse_aamva
 from synth import driver_license
 from synth.documents import document_rng
 from synth.driver_license import aamva_payload, compose, generate, sample_licence

@@ -4,14 +4,14 @@ The six-digit IIN in an AAMVA barcode header names the issuer more reliably than
 inside (people move; the address state is where they live, not who issued the card), and it is
 there when the card's own state element is not. The table is AAMVA's public IIN list, every US
 state, DC, the territories, the US Department of State, the Canadian provinces and territories
-and the Mexican states AAMVA lists, kept as data in ``knowledge/aamva.toml``; the value is the
-issuer's code and its ISO 3166 alpha-3 country. Alberta appears twice: its older cards carry a
-non-ISO IIN.
+and the Mexican states AAMVA lists, kept as data in ``engines/knowledge/aamva.toml``; the value
+is the issuer's code and its ISO 3166 alpha-3 country. Alberta appears twice: its older cards
+carry a non-ISO IIN.
 """
 
 from __future__ import annotations
 
-from engines.aamva_data import TABLES
+from engines.licence.aamva_data import TABLES
 
 USA = "USA"
 CAN = "CAN"

@@ -8,11 +8,11 @@ The barcode on the back of every US and Canadian licence holds the printed data 
 
 It is the most reliable source on the card (error-corrected, no OCR), but real barcodes bend the
 standard. The header is read as the card declares it, deviations and all
-(:mod:`engines.aamva_header`); the name in whichever layout its version uses
-(:mod:`engines.aamva_names`); the rest here: dates in either order, "NONE" for an absent value,
-Ontario's trailing commas, ZIP+4 and Canadian postal codes, the second address line and the
-suffix in their own fields, and the issuer from the IIN (:mod:`engines.aamva_iin`). What the
-standard says is data (``knowledge/aamva.toml``).
+(:mod:`engines.licence.aamva_header`); the name in whichever layout its version uses
+(:mod:`engines.licence.aamva_names`); the rest here: dates in either order, "NONE" for an absent
+value, Ontario's trailing commas, ZIP+4 and Canadian postal codes, the second address line and
+the suffix in their own fields, and the issuer from the IIN (:mod:`engines.licence.aamva_iin`).
+What the standard says is data (``engines/knowledge/aamva.toml``).
 
 Values are personal data: errors raised here name elements, never their contents.
 """
@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from engines.aamva_data import TABLES
-from engines.aamva_header import (
+from engines.licence.aamva_data import TABLES
+from engines.licence.aamva_header import (
     RUN_TOGETHER,
     HeaderError,
     RunTogether,
@@ -34,9 +34,9 @@ from engines.aamva_header import (
     split_payload,
     subfile_regions,
 )
-from engines.aamva_header import elements as split_elements
-from engines.aamva_iin import CAN, issuer
-from engines.aamva_names import NameReading, clean_text, first_of, read_names
+from engines.licence.aamva_header import elements as split_elements
+from engines.licence.aamva_iin import CAN, issuer
+from engines.licence.aamva_names import NameReading, clean_text, first_of, read_names
 from engines.spec import FIELDS as SPEC_FIELDS
 
 __all__ = [

@@ -17,8 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.aamva_data import ELEMENT_ID, TABLES
-from engines.aamva_split import TRAILING, AmbiguousSplit, holds_missing_id, out_of_form, split_run_together
+from engines.licence.aamva_data import ELEMENT_ID, TABLES
+from engines.licence.aamva_split import (
+    TRAILING,
+    AmbiguousSplit,
+    holds_missing_id,
+    out_of_form,
+    split_run_together,
+)
 
 _FILE_TYPE = "|".join(
     re.escape(t).replace(r"\ ", " ") for t in sorted(TABLES.file_types, key=len, reverse=True)
@@ -246,7 +252,7 @@ def elements(body: str, separators: str, version: int | None) -> tuple[list[tupl
     LF an issuer left at their end, and the deviations seen.
 
     A value that lost the separator before the next element and is out of its form is split
-    where the standard's ids leave every value in form (:mod:`engines.aamva_split`).
+    where the standard's ids leave every value in form (:mod:`engines.licence.aamva_split`).
 
     Raises :class:`RunTogether` when the elements run together (a scanner dropped the control
     characters): :func:`split_payload` splits the whole payload then.
@@ -281,7 +287,8 @@ def split_payload(
 
 def _mend(found: list[tuple[str, str]], version: int | None) -> tuple[list[tuple[str, str]], list[str]]:
     """Values that ran into the next element split off where that leaves both in form; values
-    holding the id of a mandatory element the card lacks named (see :mod:`engines.aamva_split`)."""
+    holding the id of a mandatory element the card lacks named (see
+    :mod:`engines.licence.aamva_split`)."""
     present = {element_id for element_id, _ in found}
     out: list[tuple[str, str]] = []
     deviations: set[str] = set()

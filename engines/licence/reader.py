@@ -28,14 +28,14 @@ import cv2
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from engines.aamva import CANONICAL_FIELDS, RUN_TOGETHER, AamvaRecord
-from engines.aamva_iin import CAN, IIN_JURISDICTIONS, JURISDICTION_NAMES, USA
-from engines.aamva_names import split_suffix
 from engines.barcode import Barcode
 from engines.images import unrotate_bbox
 from engines.layout import Line, PageText, rows, sort_reading_order
 from engines.layout import clip_fraction as _clip
-from engines.licence_barcode import (
+from engines.licence.aamva import CANONICAL_FIELDS, RUN_TOGETHER, AamvaRecord
+from engines.licence.aamva_iin import CAN, IIN_JURISDICTIONS, JURISDICTION_NAMES, USA
+from engines.licence.aamva_names import split_suffix
+from engines.licence.barcode import (
     failed_parse_check,
     parsed_check,
     scan_for_aamva,
@@ -315,7 +315,7 @@ def _compact(text: str) -> str:
 # The printed front
 
 _FRONT = tomllib.loads(
-    (Path(__file__).resolve().parent / "knowledge" / "licence_front.toml").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parent.parent / "knowledge" / "licence_front.toml").read_text(encoding="utf-8")
 )
 _TITLES = tuple(_compact(title) for title in _FRONT["titles"])
 _CLASSIFY_LABELS = {name: re.compile(pattern) for name, pattern in _FRONT["classify_labels"].items()}

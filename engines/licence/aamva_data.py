@@ -1,4 +1,4 @@
-"""The AAMVA DL/ID standard's tables (``knowledge/aamva.toml``), read and checked once.
+"""The AAMVA DL/ID standard's tables (``engines/knowledge/aamva.toml``), read and checked once.
 
 The barcode parser, the licence reader and the generator share these tables: which element ids
 carry which field in which version, the separators a header may declare, the name suffixes, and
@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-AAMVA_PATH = Path(__file__).parent / "knowledge" / "aamva.toml"
+AAMVA_PATH = Path(__file__).resolve().parent.parent / "knowledge" / "aamva.toml"
 ELEMENT_ID = re.compile(r"[A-Z][A-Z0-9]{2}")
 _COUNTRIES = frozenset({"USA", "CAN", "MEX"})
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from engines.aamva_data import TABLES
+from engines.licence.aamva_data import TABLES
 
 _Z_SUBFILE = re.compile(r"Z[A-Z]")
 TRAILING = " \r\n\t\x00"  # what may follow a payload's last value: padding, a terminator

@@ -1,7 +1,7 @@
 """The licence's barcode as the reader reports it: found or not, parsed or why not, and what the
 barcode alone cannot settle (a full name's order, a name the issuer truncated).
 
-:mod:`engines.driver_license` merges the barcode with the printed front; this module keeps the
+:mod:`engines.licence.reader` merges the barcode with the printed front; this module keeps the
 barcode's side of that: finding the PDF417 that holds an AAMVA payload (reporting the reason
 when one that looks like AAMVA does not parse, instead of treating the card as barcode-less),
 and the checks that say how far the barcode can be trusted on its own. Checks name fields and
@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engines.aamva import AamvaError, AamvaRecord, looks_like_aamva, parse_aamva
-from engines.aamva_names import FULL_NAME_SPACES, settle_order
 from engines.barcode import Barcode, read_barcodes
+from engines.licence.aamva import AamvaError, AamvaRecord, looks_like_aamva, parse_aamva
+from engines.licence.aamva_names import FULL_NAME_SPACES, settle_order
 from engines.types import Check
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engines.aamva_data import TABLES
+from engines.licence.aamva_data import TABLES
 
 _SPACES = re.compile(r"\s+")
 _FULL_NAME_SEPARATORS = re.compile(f"[{re.escape(TABLES.full_name_separators)}]")
