@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.triton_server_fixture import _free_ports, _log_tail
+from tests.support.processes import free_ports, log_tail
 
 SIM_MODELS = ("null", "sim_gpu")
 READY_TIMEOUT_S = float(os.environ.get("DOCINTEL_TEST_TRITON_READY_S", "180"))
@@ -31,7 +31,7 @@ def triton_sim_server(
     except FileNotFoundError as error:
         pytest.skip(f"no Triton server available: {error}")
 
-    http_port, grpc_port, metrics_port = _free_ports(3)
+    http_port, grpc_port, metrics_port = free_ports(3)
     log_path = tmp_path_factory.mktemp("triton-sim") / "tritonserver.log"
     process = launcher.start_background(
         http_port=http_port,
@@ -47,7 +47,7 @@ def triton_sim_server(
         )
     except (TimeoutError, RuntimeError) as error:
         launcher.stop(process)
-        pytest.fail(f"Triton did not start: {error}\n--- {log_path} (tail) ---\n{_log_tail(log_path)}")
+        pytest.fail(f"Triton did not start: {error}\n--- {log_path} (tail) ---\n{log_tail(log_path)}")
     failed_before = request.session.testsfailed
     try:
         yield f"127.0.0.1:{grpc_port}"
@@ -57,4 +57,4 @@ def triton_sim_server(
             reporter = request.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
                 reporter.write_sep("-", f"tritonserver (simulated models) log (tail of {log_path})")
-                reporter.write_line(_log_tail(log_path))
+                reporter.write_line(log_tail(log_path))

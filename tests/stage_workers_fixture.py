@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.triton_server_fixture import _free_ports
+from tests.support.processes import free_ports
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,7 +75,7 @@ def stage_workers(
     folder = tmp_path_factory.mktemp("stages")
     metrics_dir = folder / "metrics"
     metrics_dir.mkdir()
-    (web_port,) = _free_ports(1)
+    (web_port,) = free_ports(1)
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",

@@ -8,33 +8,14 @@ printed when the server fails to start or when any test of the session failed.
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.support.processes import free_ports, log_tail
+
 # Loading the Python backend and the OCR models takes a while on a small, shared CPU machine.
 READY_TIMEOUT_S = float(os.environ.get("DOCINTEL_TEST_TRITON_READY_S", "180"))
-LOG_TAIL_CHARS = 6000
-
-
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(count)]
-    try:
-        for sock in sockets:  # all bound at once, so the ports are distinct
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
-
-
-def _log_tail(log_path: Path) -> str:
-    try:
-        return log_path.read_text(errors="replace")[-LOG_TAIL_CHARS:]
-    except OSError:
-        return "(no log)"
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +29,7 @@ def triton_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     except FileNotFoundError as error:
         pytest.skip(f"no Triton server available: {error}")
 
-    http_port, grpc_port, metrics_port = _free_ports(3)
+    http_port, grpc_port, metrics_port = free_ports(3)
     log_path = tmp_path_factory.mktemp("triton") / "tritonserver.log"
     process = launcher.start_background(
         http_port=http_port,
@@ -62,7 +43,7 @@ def triton_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
         launcher.wait_until_ready(f"127.0.0.1:{http_port}", READY_TIMEOUT_S, process=process)
     except (TimeoutError, RuntimeError) as error:
         launcher.stop(process)
-        pytest.fail(f"Triton did not start: {error}\n--- {log_path} (tail) ---\n{_log_tail(log_path)}")
+        pytest.fail(f"Triton did not start: {error}\n--- {log_path} (tail) ---\n{log_tail(log_path)}")
 
     failed_before = request.session.testsfailed
     try:
@@ -73,4 +54,4 @@ def triton_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
             reporter = request.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
                 reporter.write_sep("-", f"tritonserver log (tail of {log_path})")
-                reporter.write_line(_log_tail(log_path))
+                reporter.write_line(log_tail(log_path))

@@ -43,9 +43,9 @@ def operators(acme, django_user_model):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def case_in_review(acme):  # type: ignore[no-untyped-def]
     from apps.cases.services import case_create
-    from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
+    from tests.factories import APPLICANT_PASSPORT, proof_of_address, read_document
 
-    passport = read_document(acme, "passport", **PASSPORT)
+    passport = read_document(acme, "passport", **APPLICANT_PASSPORT)
     bill = read_document(acme, "proof_of_address", source="ocr", **proof_of_address("2026-06-01"))
     case = case_create(
         tenant=acme, external_reference="applicant-7", documents=[passport, bill],

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD, log_in, screenshot
-from tests.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
+from tests.support.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
 
 pytestmark = pytest.mark.e2e
 

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import SAMPLES
 from tests.e2e.conftest import log_in, screenshot
-from tests.unit.ingestion.factories import make_read_document
+from tests.factories import make_read_document, member
 
 # a function, not an expression: Playwright polls an expression with eval, which the pages' CSP
 # (script-src 'self') refuses whenever the image is not loaded at the first look
@@ -68,16 +68,7 @@ def acme(transactional_db):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def olivia(acme, django_user_model):  # type: ignore[no-untyped-def]
-    return _member(django_user_model, acme, "olivia")
-
-
-def _member(django_user_model, tenant, username: str):  # type: ignore[no-untyped-def]
-    from apps.tenants.services import membership_grant
-    from tests.e2e.conftest import PASSWORD
-
-    user = django_user_model.objects.create_user(username=username, password=PASSWORD)
-    membership_grant(tenant=tenant, user=user, role="operator")
-    return user
+    return member(acme, username="olivia", role="operator")
 
 
 def _row(page, name: str):  # type: ignore[no-untyped-def]
@@ -171,7 +162,7 @@ def test_operator_uploads_files_watches_them_get_decided_and_opens_the_result(
 def test_another_tenants_operator_and_anonymous_visitors_get_404(new_page, acme, olivia, django_user_model):
     from apps.tenants.services import tenant_create
 
-    _member(django_user_model, tenant_create(name="Globex Credit"), "oscar")
+    member(tenant_create(name="Globex Credit"), username="oscar", role="operator")
     document = make_read_document(acme)
     detail = f"/documents/{document.pk}/"
     image = f"/documents/{document.pk}/pages/1.png"

@@ -2,7 +2,7 @@
 escalation to a supervisor, tenant isolation and the supervisors' dashboard.
 
 GIVEN the live server and Chromium, and passports waiting for review (real rows, a real stored
-page image, routed by the real ``decide`` step: see ``tests/review_documents.py``; no engine run,
+page image, routed by the real ``decide`` step: see ``tests/support/review_documents.py``; no engine run,
 so no Celery worker or Triton is needed), WHEN operators and supervisors use the review pages
 with the keyboard as they would, THEN the database ends where the product says it does.
 
@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD, SCREENSHOTS, log_in, screenshot
-from tests.review_documents import FULL_GIVEN_NAMES, PASSPORT_FIELDS, document_for_review
+from tests.support.review_documents import FULL_GIVEN_NAMES, PASSPORT_FIELDS, document_for_review
 
 pytestmark = pytest.mark.e2e
 
@@ -351,7 +351,7 @@ def test_supervisor_manages_queues_and_reads_the_dashboard(new_page, acme, peopl
         review_task_claim_next,
         review_task_reject,
     )
-    from tests.unit.review.factories import decided_document
+    from tests.factories import decided_document
 
     # A little history: three documents decided alone, three reviewed (one corrected, one rejected).
     for _ in range(3):

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.triton_server_fixture import READY_TIMEOUT_S, _free_ports, _log_tail
+from tests.support.processes import free_ports, log_tail
+from tests.triton_server_fixture import READY_TIMEOUT_S
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VLLM_READY_S = float(os.environ.get("DOCINTEL_TEST_VLLM_READY_S", "300"))
@@ -55,7 +56,7 @@ class VllmEngine:
             vllm_server.wait_until_ready(self.port, VLLM_READY_S, process=self.process)
         except (TimeoutError, RuntimeError) as error:
             self.stop()
-            pytest.fail(f"vLLM did not start: {error}\n{_log_tail(self.log_path)}")
+            pytest.fail(f"vLLM did not start: {error}\n{log_tail(self.log_path)}")
 
     def stop(self) -> None:
         from servers import vllm_server
@@ -72,7 +73,7 @@ def start_engine(checkpoint: Path, log_path: Path) -> VllmEngine:
         pytest.fail(
             "the vLLM environment or the tiny Gemma 4 checkpoint is missing: run scripts/vllm/install.sh"
         )
-    engine = VllmEngine(checkpoint, _free_ports(1)[0], log_path)
+    engine = VllmEngine(checkpoint, free_ports(1)[0], log_path)
     engine.start()
     return engine
 
@@ -96,7 +97,7 @@ def triton_server(
     """Triton with the Gemma 4 ``doc_pipeline`` (openai backend) calling :func:`vllm_engine`."""
     from servers import triton_server as launcher
 
-    http_port, grpc_port, metrics_port = _free_ports(3)
+    http_port, grpc_port, metrics_port = free_ports(3)
     log_path = tmp_path_factory.mktemp("triton") / "tritonserver.log"
     process = launcher.start_background(
         http_port=http_port,
@@ -112,7 +113,7 @@ def triton_server(
         launcher.wait_until_ready(f"127.0.0.1:{http_port}", READY_TIMEOUT_S, process=process)
     except (TimeoutError, RuntimeError) as error:
         launcher.stop(process)
-        pytest.fail(f"Triton did not start: {error}\n{_log_tail(log_path)}")
+        pytest.fail(f"Triton did not start: {error}\n{log_tail(log_path)}")
     failed_before = request.session.testsfailed
     try:
         yield f"127.0.0.1:{grpc_port}"
@@ -122,6 +123,6 @@ def triton_server(
             reporter = request.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
                 reporter.write_sep("-", "tritonserver log (tail)")
-                reporter.write_line(_log_tail(log_path))
+                reporter.write_line(log_tail(log_path))
                 reporter.write_sep("-", "vLLM log (tail)")
-                reporter.write_line(_log_tail(vllm_engine.log_path))
+                reporter.write_line(log_tail(vllm_engine.log_path))

@@ -28,7 +28,7 @@ from engines.llm.model_client import ModelRequest
 from engines.llm.openai_backend import chat_request, generation_from_response
 from engines.llm.parsing import parse_model_json
 from engines.llm.schemas import CLASSIFY_TYPES, extraction_schema, tenant_schema
-from tests.payslip import PAYSLIP_SCHEMA, payslip_pdf
+from tests.support.payslip import PAYSLIP_SCHEMA, payslip_pdf
 
 pytestmark = pytest.mark.integration
 IN_FLIGHT = {"received", "queued", "processing", "extracted"}

@@ -10,7 +10,6 @@ answer is flagged, and the page costs the image tokens its budget says.
 from __future__ import annotations
 
 import asyncio
-import io
 import itertools
 import json
 import math
@@ -27,6 +26,7 @@ from engines.llm.openai_backend import OpenAIBackend, chat_request, generation_f
 from engines.llm.page_budget import image_soft_tokens
 from engines.llm.parsing import parse_model_json
 from engines.llm.schemas import CLASSIFY_TYPES, extraction_schema, tenant_schema
+from tests.support.gemma4_engine import invoice_page_url
 
 pytestmark = pytest.mark.integration
 
@@ -39,18 +39,6 @@ TENANT_SCHEMA = {
         "tax_code": {"type": "string", "enum": ["1257L", "BR", "D0"]},
     },
 }
-
-
-def _page(width: int = 800, height: int = 600) -> str:
-    import base64
-
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGB", (width, height), "white")
-    ImageDraw.Draw(image).text((40, 40), "INVOICE 2024-03-05 TOTAL 12.50", fill="black")
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
 def _post(url: str, body: dict) -> dict:
@@ -67,7 +55,9 @@ def _schemas() -> list[tuple[str, dict]]:
 @pytest.mark.parametrize(("document_type", "schema"), _schemas(), ids=[t for t, _ in _schemas()])
 def test_guided_answers_always_parse_and_fit_their_schema(vllm_engine, document_type, schema):
     call = pipeline.plan_extraction(document_type, schema, 1)
-    body = _post(vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (_page(),), 280)))
+    body = _post(
+        vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (invoice_page_url(),), 280))
+    )
     generation = generation_from_response(body)
     assert not generation.truncated_by_length, "the tiny model's answers end (bounded schemas, closing bias)"
     answer = json.loads(generation.text)
@@ -104,7 +94,7 @@ def test_each_fields_confidence_is_the_formula_over_vllms_logprobs(vllm_engine):
     schema = tenant_schema(TENANT_SCHEMA)
     call = pipeline.plan_extraction("payslip", schema, 1)
     multi_token_values = 0
-    for page in (_page(), _page(640, 900)):
+    for page in (invoice_page_url(), invoice_page_url(640, 900)):
         body = _post(vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (page,), 280)))
         entries = body["choices"][0]["logprobs"]["content"]
         assert all(len(e["top_logprobs"]) == ALTERNATIVES for e in entries), (
@@ -142,7 +132,8 @@ def test_a_value_the_grammar_narrowed_to_a_few_texts_is_unscored_not_sure(vllm_e
         }
         call = pipeline.plan_extraction("probe", schema, 1)
         body = _post(
-            vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (_page(),), 280))
+            vllm_engine.url,
+            chat_request("gemma4-e4b", ModelRequest("extract", call, (invoice_page_url(),), 280)),
         )
         generation = generation_from_response(body)
         fields, parsed = pipeline.read_extraction(generation, schema)
@@ -158,7 +149,7 @@ def test_an_engine_answer_without_logprobs_is_unknown_not_certain(vllm_engine, h
     configured without them does: the type's confidence is unknown (0.0, a failed check naming the
     misconfiguration), never the 1.0 that ``1 - 0.0`` gave a hint the model did not choose."""
     call = pipeline.plan_classification(1)
-    body = chat_request("gemma4-e4b", ModelRequest("classify", call, (_page(),), 280))
+    body = chat_request("gemma4-e4b", ModelRequest("classify", call, (invoice_page_url(),), 280))
     body["logprobs"] = False
     del body["top_logprobs"]
     answer = _post(vllm_engine.url, body)
@@ -178,7 +169,9 @@ def test_a_cut_short_answer_fails_model_output_complete_and_goes_to_review(vllm_
 
     schema = extraction_schema("invoice")
     call = pipeline.ModelCall(pipeline.plan_extraction("invoice", schema, 1).prompt, schema, max_tokens=6)
-    body = _post(vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (_page(),), 280)))
+    body = _post(
+        vllm_engine.url, chat_request("gemma4-e4b", ModelRequest("extract", call, (invoice_page_url(),), 280))
+    )
     generation = generation_from_response(body)
     assert generation.truncated_by_length
     fields, parsed = pipeline.read_extraction(generation, schema)
@@ -194,7 +187,7 @@ def test_a_cut_short_answer_fails_model_output_complete_and_goes_to_review(vllm_
 @pytest.mark.parametrize(("width", "height"), [(800, 600), (1240, 1754)])
 def test_a_page_costs_the_image_tokens_of_the_budget_asked_for(vllm_engine, width, height):
     call = pipeline.plan_classification(1)
-    page = _page(width, height)
+    page = invoice_page_url(width, height)
     text_only = _post(
         vllm_engine.url, {**chat_request("gemma4-e4b", ModelRequest("classify", call, (), 280))}
     )
@@ -221,7 +214,9 @@ def test_the_backend_keeps_calls_in_flight_together(vllm_engine):
     async def run() -> list[pipeline.Generation]:
         backend = OpenAIBackend(settings)
         try:
-            requests = [ModelRequest("extract", call, (_page(700 + 10 * i, 500),), 280) for i in range(8)]
+            requests = [
+                ModelRequest("extract", call, (invoice_page_url(700 + 10 * i, 500),), 280) for i in range(8)
+            ]
             return await asyncio.gather(*(backend.generate("gemma4-e4b", r) for r in requests))
         finally:
             await backend.close()
@@ -249,7 +244,9 @@ def test_calls_slower_than_their_timeout_are_waited_for_while_vllm_is_up(vllm_en
     async def run() -> list[pipeline.Generation]:
         backend = OpenAIBackend(settings)
         try:
-            requests = [ModelRequest("extract", call, (_page(900 + 10 * i, 1200),), 1120) for i in range(8)]
+            requests = [
+                ModelRequest("extract", call, (invoice_page_url(900 + 10 * i, 1200),), 1120) for i in range(8)
+            ]
             return await asyncio.gather(*(backend.generate("gemma4-e4b", r) for r in requests))
         finally:
             await backend.close()

@@ -28,9 +28,8 @@ from engines.llm.openai_backend import OpenAIBackend, chat_request
 from engines.llm.readiness import XGRAMMAR_REFUSES, EngineCheck
 from engines.llm.schemas import extraction_schema
 from tests.gemma4.conftest import VLLM_READY_S
-from tests.triton_server_fixture import _free_ports, _log_tail
-from tests.unit.llm.test_gemma4_model_errors import _Logger, _TritonError
-from tests.unit.llm.test_gemma4_model_grounding import MODEL_FILE
+from tests.support.gemma4_model import MODEL_FILE, Logger, TritonError
+from tests.support.processes import free_ports, log_tail
 
 pytestmark = pytest.mark.integration
 
@@ -48,7 +47,7 @@ def extractor_only(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     without the structured-outputs config: the engine a production operator starts by hand."""
     from servers import vllm_server
 
-    port = _free_ports(1)[0]
+    port = free_ports(1)[0]
     command = vllm_server.build_command(
         vllm_server.DEFAULT_CHECKPOINT, port=port, served_names=[EXTRACTOR_ONLY]
     )
@@ -69,7 +68,7 @@ def extractor_only(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         vllm_server.wait_until_ready(port, VLLM_READY_S, process=process)
     except (TimeoutError, RuntimeError) as error:
         vllm_server.stop(process)
-        pytest.fail(f"the second vLLM did not start: {error}\n{_log_tail(log_path)}")
+        pytest.fail(f"the second vLLM did not start: {error}\n{log_tail(log_path)}")
     try:
         yield f"http://127.0.0.1:{port}/v1"
     finally:
@@ -187,11 +186,11 @@ def gemma4_model(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     touches outside Triton); its backend, readiness gate and error mapping run unchanged."""
 
     class _InferenceResponse:
-        def __init__(self, output_tensors: Any = None, error: _TritonError | None = None) -> None:
+        def __init__(self, output_tensors: Any = None, error: TritonError | None = None) -> None:
             self.error = error
 
     stub = types.ModuleType("triton_python_backend_utils")
-    stub.TritonError = _TritonError  # type: ignore[attr-defined]
+    stub.TritonError = TritonError  # type: ignore[attr-defined]
     stub.TritonModelException = RuntimeError  # type: ignore[attr-defined]
     stub.InferenceResponse = _InferenceResponse  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "triton_python_backend_utils", stub)
@@ -210,7 +209,7 @@ def test_doc_pipeline_answers_unavailable_while_an_engine_is_misconfigured(gemma
     model = gemma4_model.TritonPythonModel.__new__(gemma4_model.TritonPythonModel)
     model.settings = ModelSettings.from_sources({}, {"DOCINTEL_MODEL_URL": extractor_only})
     model.max_images = 4
-    model.logger = _Logger()
+    model.logger = Logger()
     model.loop = asyncio.new_event_loop()
     try:
         model.backend = model.loop.run_until_complete(model._make_backend())
@@ -223,7 +222,7 @@ def test_doc_pipeline_answers_unavailable_while_an_engine_is_misconfigured(gemma
     errors = [line for level, line in model.logger.lines if level == "error"]
     assert len(errors) == 1 and "configuration error" in errors[0] and "gemma4-e4b" in errors[0]
     for response in responses:
-        assert response.error.code() == _TritonError.UNAVAILABLE
+        assert response.error.code() == TritonError.UNAVAILABLE
         assert response.error.message().startswith("model_unavailable: engine misconfigured: ")
 
 

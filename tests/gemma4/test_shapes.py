@@ -19,8 +19,7 @@ from engines.llm.model_client import ModelRequest, ModelSettings
 from engines.llm.openai_backend import OpenAIBackend
 from engines.llm.schemas import extraction_schema
 from tests.gemma4.conftest import start_engine
-from tests.gemma4.test_engine import _page
-from tests.gemma4.test_tiny_checkpoints import CHAT, assert_gemma_chat_prompt, tokenize_chat
+from tests.support.gemma4_engine import CHAT, assert_gemma_chat_prompt, invoice_page_url, tokenize_chat
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -44,7 +43,7 @@ def test_the_moe_shaped_checkpoint_serves_guided_answers(tmp_path):
             backend = OpenAIBackend(settings)
             try:
                 return await backend.generate(
-                    "gemma4-26b-a4b", ModelRequest("extract", call, (_page(),), 1120)
+                    "gemma4-26b-a4b", ModelRequest("extract", call, (invoice_page_url(),), 1120)
                 )
             finally:
                 await backend.close()

@@ -11,14 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 import time
 import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from apps.documents.models import Document
 from apps.tenants.webhook_secrets import webhook_secret_of
@@ -26,10 +22,11 @@ from apps.webhooks import signing
 from apps.webhooks.models import WebhookDelivery
 from engines.evidence import RULES as EVIDENCE
 from tests.conftest import SAMPLES
+from tests.factories import api_key_client
+from tests.support.live_stack import IN_FLIGHT, TRUTH, poll, sample_file
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-TRUTH = json.loads((SAMPLES / "truth.json").read_text())
-IN_FLIGHT = {"received", "queued", "processing", "extracted"}
 
 
 @pytest.fixture
@@ -37,71 +34,22 @@ def worker(celery_worker_process):
     return celery_worker_process
 
 
-def _client(tenant) -> APIClient:
-    from apps.tenants.services import api_key_create
-
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='it').raw_key}")
-    return client
-
-
-def _file(name: str, content: bytes | None = None) -> io.BytesIO:
-    handle = io.BytesIO(content if content is not None else (SAMPLES / name).read_bytes())
-    handle.name = name
-    return handle
-
-
-def _poll(api: APIClient, url: str, done, timeout_s: float = 180) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        body = api.get(url).json()
-        if done(body):
-            return body
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not done after {timeout_s} s: {body}")
-        time.sleep(0.5)
-
-
-class Receiver:
-    """An integrator's webhook endpoint: a real HTTP server on 127.0.0.1 that answers the first
-    POST with 500 and the rest with 200."""
-
-    def __init__(self, statuses: list[int]) -> None:
-        self.statuses = statuses
-        self.received: list[tuple[Any, bytes]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append((self.headers, body))
-                self.send_response(receiver.statuses.pop(0) if receiver.statuses else 200)
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/docintel"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
 def receiver():
-    server = Receiver([500])
+    server = Receiver([500], path="/docintel")
     yield server
     server.server.shutdown()
     server.server.server_close()
 
 
 def test_upload_poll_result_and_a_signed_webhook_retried_after_a_500(worker, tenant, receiver):
-    api = _client(tenant)
+    api = api_key_client(tenant, name="it")
     name = "00000-passport.jpg"
     accepted = api.post(
-        "/api/v1/documents", {"file": _file(name), "callback_url": receiver.url}, format="multipart"
+        "/api/v1/documents", {"file": sample_file(name), "callback_url": receiver.url}, format="multipart"
     )
     assert accepted.status_code == 202, accepted.content
-    result = _poll(api, accepted.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
+    result = poll(api, accepted.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
     assert result["status"] in {"auto_approved", "needs_review"}, result["error"]
     assert result["document_type"] == "passport" and result["engine"]["name"] == "cpu-reference"
     assert result["fields"]["surname"]["value"] == TRUTH[name]["fields"]["surname"]
@@ -133,17 +81,20 @@ def test_upload_poll_result_and_a_signed_webhook_retried_after_a_500(worker, ten
 
 
 def test_idempotent_upload_on_the_real_stack(worker, tenant):
-    api = _client(tenant)
+    api = api_key_client(tenant, name="it")
     name = "00006-invoice.pdf"
     key = {"Idempotency-Key": "invoice-00006"}
-    first = api.post("/api/v1/documents", {"file": _file(name)}, format="multipart", headers=key)
-    again = api.post("/api/v1/documents", {"file": _file(name)}, format="multipart", headers=key)
+    first = api.post("/api/v1/documents", {"file": sample_file(name)}, format="multipart", headers=key)
+    again = api.post("/api/v1/documents", {"file": sample_file(name)}, format="multipart", headers=key)
     assert first.status_code == again.status_code == 202 and again.json()["id"] == first.json()["id"]
     different = api.post(
-        "/api/v1/documents", {"file": _file("00008-bank_statement.pdf")}, format="multipart", headers=key
+        "/api/v1/documents",
+        {"file": sample_file("00008-bank_statement.pdf")},
+        format="multipart",
+        headers=key,
     )
     assert different.status_code == 422 and different.json()["code"] == "idempotency_key_reused"
-    result = _poll(api, first.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
+    result = poll(api, first.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
     assert result["document_type"] == "invoice"
     assert Document.objects.count() == 1 and Document.objects.get().extractions.count() == 1
 
@@ -157,19 +108,19 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 
 def test_a_zip_batch_is_counted_exported_and_invisible_to_other_tenants(worker, tenant, other_tenant):
-    api, other = _client(tenant), _client(other_tenant)
+    api, other = api_key_client(tenant, name="it"), api_key_client(other_tenant, name="it")
     names = ["00006-invoice.pdf", "00008-bank_statement.pdf"]
     archive = _zip({f"in/{n}": (SAMPLES / n).read_bytes() for n in names})
     bomb = _zip({"ok.pdf": (SAMPLES / names[0]).read_bytes(), "bomb.png": b"\0" * 20_000_000})
     traversal = _zip({"../../outside.pdf": (SAMPLES / names[0]).read_bytes()})
     for evil, code in ((bomb, "suspicious_compression"), (traversal, "unsafe_member_path")):
-        refused = api.post("/api/v1/batches", {"files": [_file("x.zip", evil)]}, format="multipart")
+        refused = api.post("/api/v1/batches", {"files": [sample_file("x.zip", evil)]}, format="multipart")
         assert refused.json()["code"] == code and refused.status_code in {413, 422}
     assert Document.objects.count() == 0
 
-    accepted = api.post("/api/v1/batches", {"files": [_file("docs.zip", archive)]}, format="multipart")
+    accepted = api.post("/api/v1/batches", {"files": [sample_file("docs.zip", archive)]}, format="multipart")
     assert accepted.status_code == 202, accepted.content
-    batch = _poll(api, accepted.json()["url"], lambda b: not set(b["counts"]) & IN_FLIGHT)
+    batch = poll(api, accepted.json()["url"], lambda b: not set(b["counts"]) & IN_FLIGHT)
     assert batch["total"] == 2 and sum(batch["counts"].values()) == 2
     assert [d["file"] for d in batch["documents"]] == [f"docs.zip/in/{n}" for n in names]
     lines = b"".join(api.get(batch["exports"]["jsonl"]).streaming_content).decode().splitlines()
@@ -212,12 +163,12 @@ def test_a_blurred_upload_is_sent_back_for_a_new_photo_and_never_reaches_triton(
     ok, blurred = cv2.imencode(".jpg", cv2.GaussianBlur(image, (0, 0), 6.0), [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     before = _triton_inferences(triton_server)
-    api = _client(tenant)
+    api = api_key_client(tenant, name="it")
     accepted = api.post(
-        "/api/v1/documents", {"file": _file("blurred.jpg", blurred.tobytes())}, format="multipart"
+        "/api/v1/documents", {"file": sample_file("blurred.jpg", blurred.tobytes())}, format="multipart"
     )
     assert accepted.status_code == 202, accepted.content
-    result = _poll(api, accepted.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
+    result = poll(api, accepted.json()["url"], lambda b: b["status"] not in IN_FLIGHT)
     assert result["status"] == result["decision"] == "resubmission_requested", result
     assert result["resubmission"]["reasons"] == ["blurred"] and result["resubmission"]["message"]
     failed = [c["name"] for c in result["checks"] if not c["passed"]]

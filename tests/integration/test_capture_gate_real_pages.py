@@ -5,7 +5,7 @@ pages the gate used to send back wrongly (a utility bill with a coloured heading
 lines, scanned into an image-only PDF and photographed; a digital invoice with a blank last page;
 a receipt scan cropped to its paper, generated and, where ../shared/realdata is present, a real
 SROIE one), THEN every one is read and decided (auto_approved or needs_review), none is sent back
-for a new photo. The inputs are drawn here (tests/capture_pages.py); no real data is committed.
+for a new photo. The inputs are drawn here (tests/support/capture_pages.py); no real data is committed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from apps.documents.models import DocumentStatus as S
-from tests.capture_pages import (
+from tests.conftest import REALDATA
+from tests.support.capture_pages import (
     as_photo,
     as_scan,
     digital_invoice_with_blank_last_page,
@@ -22,8 +23,7 @@ from tests.capture_pages import (
     receipt_cropped_to_paper,
     utility_bill,
 )
-from tests.conftest import REALDATA
-from tests.integration.test_end_to_end import _upload, _wait_until_settled
+from tests.support.live_stack import wait_until_settled, web_upload
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 READ = {S.AUTO_APPROVED, S.NEEDS_REVIEW}
@@ -49,7 +49,7 @@ def _inputs() -> dict[str, bytes]:
 
 @pytest.mark.parametrize("name", sorted(_inputs()))
 def test_a_good_page_is_read_not_sent_back(worker, operator_client, name):
-    document = _wait_until_settled(_upload(operator_client, _inputs()[name], name), timeout_s=180)
+    document = wait_until_settled(web_upload(operator_client, _inputs()[name], name), timeout_s=180)
     failed = [c["detail"] for c in document.page_checks if c.get("kind") == "capture" and not c["passed"]]
     assert document.status in READ, (document.status, document.error_code, failed)
     assert not failed
@@ -60,6 +60,6 @@ def test_a_real_receipt_scan_cropped_to_its_paper_is_read(worker, operator_clien
     path = REALDATA / "receipts_sroie" / name
     if not path.exists():
         pytest.skip("../shared/realdata/receipts_sroie is not beside the checkout")
-    document = _wait_until_settled(_upload(operator_client, path.read_bytes(), name), timeout_s=180)
+    document = wait_until_settled(web_upload(operator_client, path.read_bytes(), name), timeout_s=180)
     failed = [c["detail"] for c in document.page_checks if c.get("kind") == "capture" and not c["passed"]]
     assert document.status in READ, (document.status, document.error_code, failed)

@@ -18,7 +18,9 @@ import pytest
 from apps.cases.models import CasePolicy
 from apps.tenants.webhook_secrets import webhook_secret_of
 from apps.webhooks import signing
-from tests.integration.test_api import IN_FLIGHT, TRUTH, Receiver, _client, _file, _poll
+from tests.factories import api_key_client
+from tests.support.live_stack import IN_FLIGHT, TRUTH, poll, sample_file
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 PASSPORT, LICENCE, BILL = "00000-passport.jpg", "00004-driver_license.jpg", "00007-proof_of_address.jpg"
@@ -31,7 +33,7 @@ def worker(celery_worker_process):
 
 @pytest.fixture
 def receiver():
-    server = Receiver([])
+    server = Receiver(path="/docintel")
     yield server
     server.server.shutdown()
     server.server.server_close()
@@ -42,10 +44,12 @@ def _decided(body: dict[str, Any]) -> bool:
 
 
 def _open_case(api, files: list[str], **data: Any) -> dict[str, Any]:
-    response = api.post("/api/v1/cases", {"files": [_file(n) for n in files], **data}, format="multipart")
+    response = api.post(
+        "/api/v1/cases", {"files": [sample_file(n) for n in files], **data}, format="multipart"
+    )
     assert response.status_code == 202, response.content
     assert set(response.json()) == {"id", "status", "url"}
-    return _poll(api, response.json()["url"], _decided, timeout_s=240)
+    return poll(api, response.json()["url"], _decided, timeout_s=240)
 
 
 def _failed(case: dict[str, Any]) -> set[str]:
@@ -55,7 +59,7 @@ def _failed(case: dict[str, Any]) -> set[str]:
 def test_a_case_from_three_files_is_read_checked_decided_and_sent(worker, tenant, receiver):
     """The samples are three different synthetic people, and the bill is from 2024: the checks say
     so by field and document, never by value, and the stale bill decides (resubmission)."""
-    api = _client(tenant)
+    api = api_key_client(tenant, name="it")
     case = _open_case(
         api, [PASSPORT, LICENCE, BILL], external_reference="applicant-1", callback_url=receiver.url
     )
@@ -90,7 +94,7 @@ def test_a_case_from_three_files_is_read_checked_decided_and_sent(worker, tenant
 
 
 def test_a_case_whose_proof_of_address_is_stale_asks_for_another(worker, tenant):
-    api = _client(tenant)
+    api = api_key_client(tenant, name="it")
     case = _open_case(api, [BILL])
     stale = next(c for c in case["checks"] if c["name"] == "proof_of_address_recent")
     assert not stale["passed"] and "more than 90 days before the case" in stale["detail"]
@@ -102,7 +106,7 @@ def test_a_passport_reused_by_another_applicant_is_flagged_with_a_link_never_acr
     worker, tenant, other_tenant
 ):
     CasePolicy.objects.create(tenant=tenant, required_document_types=[["passport", "id_card"]])
-    api, other = _client(tenant), _client(other_tenant)
+    api, other = api_key_client(tenant, name="it"), api_key_client(other_tenant, name="it")
     foreign = _open_case(other, [PASSPORT], external_reference="someone")  # another tenant, same passport
     first = _open_case(api, [PASSPORT], external_reference="applicant-a")
     assert not _failed(first) & {"no_duplicate_file", "no_duplicate_document_number"}

@@ -18,20 +18,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
+from tests.factories import api_key_client
+from tests.support.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 IN_FLIGHT = {"received", "queued", "processing", "extracted"}
-
-
-def _client(tenant) -> APIClient:
-    from apps.tenants.services import api_key_create
-
-    client = APIClient()
-    client.credentials(
-        HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='it', scopes=['all']).raw_key}"
-    )
-    return client
 
 
 def _file(content: bytes, name: str = "payslip.pdf") -> io.BytesIO:
@@ -52,7 +43,10 @@ def _poll(api: APIClient, url: str, timeout_s: float = 180) -> dict[str, Any]:
 def test_a_payslip_is_defined_uploaded_read_by_the_generic_reader_and_exported(
     celery_worker_process, tenant, other_tenant
 ):
-    api, other = _client(tenant), _client(other_tenant)
+    api, other = (
+        api_key_client(tenant, name="it", scopes=["all"]),
+        api_key_client(other_tenant, name="it", scopes=["all"]),
+    )
     defined = api.post(
         "/api/v1/document-types",
         {"name": "payslip", "description": "A monthly payslip", "schema": PAYSLIP_SCHEMA},

@@ -7,40 +7,17 @@ fields land in PostgreSQL; bad files fail with a readable code without disturbin
 
 import io
 import json
-import time
 
 import pytest
 from django.urls import reverse
 
 from apps.documents.models import Document
 from apps.documents.models import DocumentStatus as S
-from apps.documents.state import IN_FLIGHT
 from tests.conftest import REALDATA
+from tests.support.live_stack import wait_until_settled, web_upload
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 SPECIMENS = REALDATA / "id_specimens"
-
-
-def _file(content: bytes, name: str) -> io.BytesIO:
-    handle = io.BytesIO(content)
-    handle.name = name
-    return handle
-
-
-def _upload(client, content: bytes, name: str) -> Document:
-    response = client.post(reverse("ingestion:upload"), {"file": _file(content, name)})
-    assert response.status_code == 302, response.content[:500]
-    return Document.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
-
-
-def _wait_until_settled(document: Document, timeout_s: float = 120) -> Document:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        document.refresh_from_db()
-        if document.status not in IN_FLIGHT:
-            return document
-        time.sleep(0.25)
-    raise AssertionError(f"document still {document.status} after {timeout_s} s")
 
 
 @pytest.fixture
@@ -52,7 +29,7 @@ def worker(celery_worker_process):
 @pytest.mark.parametrize("name", ["mrzdocs_passports_ICAO_Example.png", "mrzdocs_id_cards_Sweden.png"])
 def test_uploaded_document_is_extracted_through_celery_and_triton(worker, operator_client, name):
     truth = json.loads((SPECIMENS / "truth.json").read_text())[name]
-    document = _wait_until_settled(_upload(operator_client, (SPECIMENS / name).read_bytes(), name))
+    document = wait_until_settled(web_upload(operator_client, (SPECIMENS / name).read_bytes(), name))
     assert document.status in {S.AUTO_APPROVED, S.NEEDS_REVIEW}, (document.error_code, document.error_message)
     assert document.document_type == truth["document_type"]
     extraction = document.extractions.get()
@@ -66,15 +43,17 @@ def test_uploaded_document_is_extracted_through_celery_and_triton(worker, operat
 @pytest.mark.skipif(not SPECIMENS.exists(), reason="../shared/realdata is not beside the checkout")
 def test_duplicate_upload_does_not_create_a_second_document(worker, operator_client):
     content = (SPECIMENS / "mrzdocs_passports_Japan.png").read_bytes()
-    first = _upload(operator_client, content, "japan.png")
-    second = _upload(operator_client, content, "japan-again.png")
+    first = web_upload(operator_client, content, "japan.png")
+    second = web_upload(operator_client, content, "japan-again.png")
     assert first.pk == second.pk
-    _wait_until_settled(first)
+    wait_until_settled(first)
     assert Document.objects.count() == 1 and first.extractions.count() == 1
 
 
 def test_corrupt_file_fails_readably_and_the_next_document_still_works(worker, operator_client):
-    broken = _wait_until_settled(_upload(operator_client, b"\xff\xd8\xff\xe0" + b"\x13" * 4000, "broken.jpg"))
+    broken = wait_until_settled(
+        web_upload(operator_client, b"\xff\xd8\xff\xe0" + b"\x13" * 4000, "broken.jpg")
+    )
     assert (broken.status, broken.error_code) == (S.FAILED, "unreadable_image")
     page = operator_client.get(reverse("ingestion:document_detail", args=[broken.pk]))
     assert b"unreadable_image" in page.content
@@ -83,7 +62,7 @@ def test_corrupt_file_fails_readably_and_the_next_document_still_works(worker, o
     from PIL import Image
 
     Image.new("RGB", (600, 400), "white").save(blank, format="PNG")
-    after = _wait_until_settled(_upload(operator_client, blank.getvalue(), "blank.png"))
+    after = wait_until_settled(web_upload(operator_client, blank.getvalue(), "blank.png"))
     # a blank page fails no capture check (there is nothing on it to measure: issue 47): the next
     # document is read and decided like any other
     assert after.status in {S.AUTO_APPROVED, S.NEEDS_REVIEW}, (after.status, after.error_code)
@@ -98,7 +77,7 @@ def test_digital_pdf_is_read_from_its_text_layer_which_is_stored_encrypted(worke
 
     sample = "00006-invoice.pdf"  # a digital invoice: its words come from the PDF, not from OCR
     truth = json.loads((SAMPLES / "truth.json").read_text())[sample]
-    document = _wait_until_settled(_upload(operator_client, (SAMPLES / sample).read_bytes(), sample))
+    document = wait_until_settled(web_upload(operator_client, (SAMPLES / sample).read_bytes(), sample))
     assert document.status in {S.AUTO_APPROVED, S.NEEDS_REVIEW}, (document.error_code, document.error_message)
     assert document.document_type == "invoice"
     fields = {f.name: f for f in document.extractions.get().fields.all()}

@@ -37,8 +37,10 @@ from apps.documents.retention import documents_purge_expired, person_erase
 from apps.tenants.services import membership_grant
 from apps.webhooks.models import WebhookDelivery
 from tests.conftest import SAMPLES
-from tests.integration.test_api import IN_FLIGHT, Receiver, _client, _file, _poll
-from tests.unit.cases.packets import image_page, joined
+from tests.factories import api_key_client
+from tests.support.live_stack import IN_FLIGHT, poll, sample_file
+from tests.support.packets import image_page, joined
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -107,14 +109,14 @@ def _packet(person: Person) -> bytes:
 def _submit(tenant, person: Person, callback_url: str) -> dict[str, Any]:
     """Everything the person goes through at one bank; the ids to wait for."""
     CasePolicy.objects.create(tenant=tenant, required_document_types=[["passport"]], recency_days=36500)
-    api = _client(tenant)
+    api = api_key_client(tenant, name="it")
     batch = api.post(
         "/api/v1/batches",
         {
             "files": [
-                _file(person.passport),
-                _file(f"{person.slug}-invoice.pdf", _invoice(person)),
-                _file(f"{person.slug}-notes.txt", f"call {person.name} back".encode()),
+                sample_file(person.passport),
+                sample_file(f"{person.slug}-invoice.pdf", _invoice(person)),
+                sample_file(f"{person.slug}-notes.txt", f"call {person.name} back".encode()),
             ],
             "callback_url": callback_url,
         },
@@ -125,7 +127,7 @@ def _submit(tenant, person: Person, callback_url: str) -> dict[str, Any]:
     case = api.post(
         "/api/v1/cases",
         {
-            "files": [_file(f"{person.slug}-kyc.pdf", _packet(person))],
+            "files": [sample_file(f"{person.slug}-kyc.pdf", _packet(person))],
             "full_name": person.name,
             "callback_url": callback_url,
             "external_reference": f"applicant-{uuid.uuid4().hex[:8]}",
@@ -142,7 +144,7 @@ def _case_decided(body: dict[str, Any]) -> bool:
 
 def _review(tenant, person: Person, submitted: dict[str, Any], user) -> None:
     """Wait for the case to reach review; an operator rejects it with a note naming the person."""
-    case = _poll(submitted["api"], submitted["case"], _case_decided, timeout_s=420)
+    case = poll(submitted["api"], submitted["case"], _case_decided, timeout_s=420)
     assert case["status"] == "in_review", case
     task = CaseReviewTask.objects.get(case_id=case["id"])
     note = f"{person.name} sent someone else's statement; passport {person.document_number}"
@@ -238,11 +240,13 @@ def test_erasure_and_retention_leave_no_trace_of_the_person_in_any_table_or_blob
     celery_worker_process, tenant, other_tenant, operator, django_user_model
 ):
     stored_before = _storage_files()
-    receiver = Receiver([])
+    receiver = Receiver(path="/docintel")
     try:
         other_operator = django_user_model.objects.create_user(username="oskar", password="x" * 20)
         membership_grant(tenant=other_tenant, user=other_operator, role="operator")
-        customer = _client(tenant).post("/api/v1/documents", {"file": _file(CUSTOMER)}, format="multipart")
+        customer = api_key_client(tenant, name="it").post(
+            "/api/v1/documents", {"file": sample_file(CUSTOMER)}, format="multipart"
+        )
         assert customer.status_code == 202
         fatima = _submit(tenant, FATIMA, receiver.url)
         luca = _submit(other_tenant, LUCA, receiver.url)

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from engines.types import EngineError
-from tests.triton_server_fixture import READY_TIMEOUT_S, _free_ports, _log_tail
+from tests.support.processes import free_ports, log_tail
+from tests.triton_server_fixture import READY_TIMEOUT_S
 
 pytestmark = pytest.mark.integration
 
@@ -59,7 +60,7 @@ def gpu_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         shutil.copy(REPO_ROOT / "model_repo" / name / "config.pbtxt", repository / name / "config.pbtxt")
         shutil.copy(STANDIN, repository / name / "1" / "model.py")
 
-    http_port, grpc_port, metrics_port = _free_ports(3)
+    http_port, grpc_port, metrics_port = free_ports(3)
     log_path = repository.parent / f"{repository.name}.log"
     models = (*GEMMA_MODELS, "doc_pipeline")
     process = launcher.start_background(
@@ -78,7 +79,7 @@ def gpu_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         launcher.wait_until_ready(f"127.0.0.1:{http_port}", READY_TIMEOUT_S, models=models, process=process)
     except (TimeoutError, RuntimeError) as error:
         launcher.stop(process)
-        pytest.fail(f"Triton did not start: {error}\n{_log_tail(log_path)}")
+        pytest.fail(f"Triton did not start: {error}\n{log_tail(log_path)}")
     try:
         yield f"127.0.0.1:{grpc_port}"
     finally:

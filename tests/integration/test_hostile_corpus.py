@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from apps.documents.models import Document
 from apps.documents.models import DocumentStatus as S
 from tests.conftest import REPO_ROOT
+from tests.factories import api_key_client
 from tests.hostile.corpus import CORPUS, Fails, Hostile, Refused, good_document
 
 pytestmark = [
@@ -70,14 +71,6 @@ class RssSampler:
         self._thread.join()
 
 
-def _client(tenant) -> APIClient:
-    from apps.tenants.services import api_key_create
-
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='it').raw_key}")
-    return client
-
-
 def _file(name: str, content: bytes) -> io.BytesIO:
     handle = io.BytesIO(content)
     handle.name = name
@@ -108,7 +101,7 @@ def test_hostile_corpus_ends_cleanly_within_bounds_and_the_next_document_succeed
     from apps.tenants.services import tenant_create
 
     pid = int(Path(celery_worker_process).with_name("worker.pid").read_text())
-    api = _client(tenant_create(name="Hostile Uploads Ltd"))
+    api = api_key_client(tenant_create(name="Hostile Uploads Ltd"), name="it")
     report: list[dict[str, Any]] = []
     accepted: dict[str, Hostile] = {}
 

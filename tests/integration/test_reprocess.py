@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -30,6 +27,8 @@ from apps.documents.pipeline import documents_prepare
 from apps.documents.services import document_fail, document_upload
 from apps.documents.state import IN_FLIGHT
 from tests.conftest import SAMPLES
+from tests.factories import member, session_client
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 DECIDED = {S.AUTO_APPROVED, S.NEEDS_REVIEW}
@@ -63,39 +62,25 @@ def _settled(document: Document, timeout_s: float = 180) -> Document:
     raise AssertionError(f"document still {document.status} after {timeout_s} s")
 
 
-def _user(django_user_model, tenant, name: str, role: str):
-    from apps.tenants.services import membership_grant
-
-    user = django_user_model.objects.create_user(username=name, password="correct horse battery")
-    membership_grant(tenant=tenant, user=user, role=role)
-    return user
-
-
-def _session(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
 def test_an_operator_reprocesses_a_failed_document_through_the_api_and_it_is_decided(
     worker, tenant, other_tenant, operator, django_user_model
 ):
     document = _failed_by_an_outage(tenant, "00000-passport.jpg")
     url = f"/api/v1/documents/{document.pk}/reprocess"
-    uploader = _user(django_user_model, tenant, "uma", "uploader")
-    assert _session(uploader).post(url).status_code == 403
-    stranger = _user(django_user_model, other_tenant, "oscar", "admin")
-    assert _session(stranger).post(url).status_code == 404
+    uploader = member(tenant, username="uma", role="uploader")
+    assert session_client(uploader).post(url).status_code == 403
+    stranger = member(other_tenant, username="oscar", role="admin")
+    assert session_client(stranger).post(url).status_code == 404
     document.refresh_from_db()
     assert document.status == S.FAILED
 
-    response = _session(operator).post(url)
+    response = session_client(operator).post(url)
     assert response.status_code == 202, response.content
     decided = _settled(document)
     assert decided.status in DECIDED, (decided.error_code, decided.error_message)
     assert (decided.document_type, decided.error_code, decided.reprocess_count) == ("passport", "", 1)
     assert decided.extractions.count() == 1 and decided.pages.count() == 1
-    result = _session(operator).get(f"/api/v1/documents/{document.pk}").json()
+    result = session_client(operator).get(f"/api/v1/documents/{document.pk}").json()
     assert result["status"] == decided.status and result["error"] is None
     moves = [
         (e.data["from"], e.data["to"])
@@ -120,31 +105,9 @@ def test_the_command_reprocesses_the_documents_an_outage_failed(worker, tenant):
     assert other.status == S.FAILED  # its code was not asked for
 
 
-class Receiver:
-    """An integrator's webhook endpoint (a real HTTP server) that keeps what it is sent."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[Any, bytes]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append((self.headers, body))
-                self.send_response(200)
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/docintel"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
 def receiver():
-    server = Receiver()
+    server = Receiver(path="/docintel")
     yield server
     server.server.shutdown()
     server.server.server_close()

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from servers.triton_server import _terminate_with_parent
-from tests.triton_server_fixture import _free_ports, _log_tail
+from tests.support.processes import free_ports, log_tail
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESULTS_PATH = REPO_ROOT / "var" / "reliability-results.json"
@@ -60,7 +60,7 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     if shutil.which("redis-server") is None:
         pytest.fail("redis-server is not installed (Debian package redis-server; make setup installs it)")
-    (port,) = _free_ports(1)
+    (port,) = free_ports(1)
     folder = tmp_path_factory.mktemp("redis")
     with open(folder / "redis.log", "wb") as log:
         process = subprocess.Popen(
@@ -172,7 +172,7 @@ def reliability_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tri
         pytest.skip(f"no Triton server available: {error}")
     folder = tmp_path_factory.mktemp("triton-rel")
     repository = _model_repository(folder / "model_repo")
-    http_port, grpc_port, metrics_port = _free_ports(3)
+    http_port, grpc_port, metrics_port = free_ports(3)
     log_path = folder / "tritonserver.log"
     process = launcher.start_background(
         http_port=http_port,
@@ -190,7 +190,7 @@ def reliability_triton(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tri
         )
     except (TimeoutError, RuntimeError) as error:
         launcher.stop(process)
-        pytest.fail(f"Triton did not start: {error}\n{_log_tail(log_path)}")
+        pytest.fail(f"Triton did not start: {error}\n{log_tail(log_path)}")
     try:
         yield handle
     finally:

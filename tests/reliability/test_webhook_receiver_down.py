@@ -35,7 +35,7 @@ from rest_framework.test import APIClient
 
 from servers.triton_server import _terminate_with_parent
 from tests.reliability.conftest import REPO_ROOT, wait_for
-from tests.triton_server_fixture import _free_ports
+from tests.support.processes import free_ports
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -149,7 +149,7 @@ def webhook_worker(
 def _events(tenant: Any, url: str) -> list[str]:
     """``EVENTS`` documents decided with a callback: their deliveries, committed and sent."""
     from apps.webhooks.services import document_callback_set, webhook_document_event
-    from tests.unit.documents.factories import make_document
+    from tests.factories import make_document
 
     ids = []
     with transaction.atomic():
@@ -194,7 +194,7 @@ def test_down_past_the_window_then_up_dead_letters_are_redriven_and_each_deliver
     from apps.tenants.services import api_key_create
 
     log = webhook_worker()
-    (port,) = _free_ports(1)
+    (port,) = free_ports(1)
     ids = _events(tenant, f"http://127.0.0.1:{port}/hook")  # nothing listens there yet
     down_s = wait_for(
         lambda: _statuses(ids)["failed"] == EVENTS, "every event to become a dead letter", 120, interval_s=0.2
@@ -237,7 +237,7 @@ def test_down_for_most_of_the_window_then_up_each_event_is_delivered_once(
     """GIVEN 20 events whose receiver answers 503 WHEN it comes back (200) after 60 % of the retry
     window THEN each is delivered exactly once, within its window, and none is a dead letter."""
     log = webhook_worker()
-    (port,) = _free_ports(1)
+    (port,) = free_ports(1)
     receiver = Receiver(port, answer=503)
     try:
         ids = _events(tenant, f"http://127.0.0.1:{port}/hook")

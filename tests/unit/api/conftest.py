@@ -2,25 +2,8 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from PIL import Image
 from rest_framework.test import APIClient
-
-
-def png_bytes(seed: int = 0, size: tuple[int, int] = (60, 40)) -> bytes:
-    """A small, valid PNG; different seeds give different bytes (so no content dedup)."""
-    image = Image.new("RGB", size, (seed % 256, (seed // 256) % 256, 120))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def upload(content: bytes, name: str) -> io.BytesIO:
-    handle = io.BytesIO(content)
-    handle.name = name
-    return handle
 
 
 @pytest.fixture

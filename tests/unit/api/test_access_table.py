@@ -25,8 +25,9 @@ from rest_framework.test import APIClient
 
 from apps.api.permissions import ACCESS, PUBLIC, ROLE_ORDER, access_for
 from apps.tenants.models import DEFAULT_API_SCOPES, ApiKey, ApiScope
-from apps.tenants.services import api_key_create, membership_grant
-from tests.payslip import PAYSLIP_SCHEMA
+from apps.tenants.services import api_key_create
+from tests.factories import api_key_client, member_client
+from tests.support.payslip import PAYSLIP_SCHEMA
 
 pytestmark = pytest.mark.django_db
 HANDLERS = ("get", "post", "put", "patch", "delete")
@@ -78,21 +79,6 @@ def _call(client: APIClient, name: str, method: str) -> Any:
     return getattr(client, method.lower())(_url(name), {}, format="multipart" if method == "POST" else None)
 
 
-def _member(tenant, django_user_model, role: str) -> APIClient:
-    user = django_user_model.objects.create_user(username=f"member-{role}", password="correct horse battery")
-    membership_grant(tenant=tenant, user=user, role=role)
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
-def _key(tenant, scopes: list[str]) -> APIClient:
-    client = APIClient()
-    raw = api_key_create(tenant=tenant, name="scoped", scopes=scopes).raw_key
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
-    return client
-
-
 def test_every_api_operation_in_the_urlconf_declares_a_role_and_a_scope():
     undeclared = [op for op in OPERATIONS if access_for(*op) is None]
     assert not undeclared, f"add these operations to apps.api.permissions.ACCESS: {undeclared}"
@@ -108,21 +94,25 @@ def test_a_member_below_the_role_and_a_key_without_the_scope_are_refused(
     assert access is not None
     least = ROLE_ORDER.index(access.role)
     for role in ROLE_ORDER:
-        response = _call(_member(tenant, django_user_model, role), name, method)
+        response = _call(member_client(tenant, username=f"member-{role}", role=role), name, method)
         if ROLE_ORDER.index(role) < least:
             assert response.status_code == 403, (role, response.status_code)
             assert response.json()["code"] == "insufficient_role"
         else:
             assert response.status_code != 403, (role, response.content[:200])
 
-    under_scoped = _call(_key(tenant, [s for s in ApiScope.values if s != access.scope]), name, method)
+    under_scoped = _call(
+        api_key_client(tenant, name="scoped", scopes=[s for s in ApiScope.values if s != access.scope]),
+        name,
+        method,
+    )
     assert under_scoped.status_code == 403 and under_scoped.json()["code"] == "insufficient_scope"
-    just_enough = _call(_key(tenant, [access.scope]), name, method)
+    just_enough = _call(api_key_client(tenant, name="scoped", scopes=[access.scope]), name, method)
     assert just_enough.status_code != 403, just_enough.content[:200]
 
 
 def test_an_uploader_can_upload_and_read_but_not_define_types_or_open_cases(tenant, django_user_model):
-    uploader = _member(tenant, django_user_model, "uploader")
+    uploader = member_client(tenant, username="member-uploader", role="uploader")
     assert uploader.get("/api/v1/documents").status_code == 200
     assert uploader.get("/api/v1/document-types").status_code == 200
     body = {"name": "payslip", "description": "A monthly payslip", "schema": PAYSLIP_SCHEMA}
@@ -130,12 +120,12 @@ def test_an_uploader_can_upload_and_read_but_not_define_types_or_open_cases(tena
     assert defined.status_code == 403 and defined.json()["code"] == "insufficient_role"
     case = uploader.post("/api/v1/cases", {"external_reference": "A-1"}, format="multipart")
     assert case.status_code == 403
-    admin = _member(tenant, django_user_model, "admin")
+    admin = member_client(tenant, username="member-admin", role="admin")
     assert admin.post("/api/v1/document-types", body, format="json").status_code == 201
 
 
 def test_a_default_key_integrates_but_does_not_configure_the_tenant(tenant):
-    key = _key(tenant, list(DEFAULT_API_SCOPES))
+    key = api_key_client(tenant, name="scoped", scopes=list(DEFAULT_API_SCOPES))
     assert key.get("/api/v1/documents").status_code == 200
     body = {"name": "payslip", "description": "A monthly payslip", "schema": PAYSLIP_SCHEMA}
     refused = key.post("/api/v1/document-types", body, format="json")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from apps.documents.models import Document
-from tests.unit.api.conftest import png_bytes, upload
-from tests.unit.ingestion.factories import make_read_document
+from tests.factories import make_read_document
+from tests.support.uploads import png_bytes, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ import pytest
 from apps.webhooks.destinations import url_refusal
 from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.services import document_callback_set, webhook_deliver, webhook_document_event
-from tests.unit.api.conftest import png_bytes, upload
-from tests.unit.api.test_webhooks import Receiver
-from tests.unit.documents.factories import make_document
+from tests.factories import make_document
+from tests.support.uploads import png_bytes, upload
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = pytest.mark.django_db
 

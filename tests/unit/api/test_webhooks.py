@@ -6,9 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -25,36 +22,10 @@ from apps.webhooks.services import (
     webhook_delivery_replay,
     webhook_document_event,
 )
-from tests.unit.documents.factories import make_document
+from tests.factories import make_document
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = pytest.mark.django_db
-
-
-class Receiver:
-    """A real HTTP server on 127.0.0.1 answering each POST with the next of ``statuses``."""
-
-    def __init__(self, statuses: list[int]) -> None:
-        self.statuses = list(statuses)
-        self.received: list[tuple[Any, bytes]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append((self.headers, body))
-                self.send_response(receiver.statuses.pop(0) if receiver.statuses else 200)
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
@@ -176,7 +147,7 @@ def test_the_sweep_resends_what_is_overdue_and_frees_what_a_dead_worker_held(ten
 
 def test_a_callback_given_for_an_already_decided_duplicate_gets_the_result_now(api, tenant):
     from apps.documents.models import Document
-    from tests.unit.api.conftest import png_bytes, upload
+    from tests.support.uploads import png_bytes, upload
 
     first = api.post("/api/v1/documents", {"file": upload(png_bytes(1), "a.png")}, format="multipart").json()
     Document.objects.filter(pk=first["id"]).update(status="auto_approved", decision="auto_approved")

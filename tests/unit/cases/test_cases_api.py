@@ -9,20 +9,11 @@ import uuid
 
 import pytest
 from PIL import Image
-from rest_framework.test import APIClient
 
 from apps.cases.models import Case
-from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
+from tests.factories import APPLICANT_PASSPORT, api_key_client, proof_of_address, read_document
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(tenant) -> APIClient:
-    from apps.tenants.services import api_key_create
-
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='t').raw_key}")
-    return client
 
 
 def png(seed: int) -> io.BytesIO:
@@ -36,13 +27,13 @@ def png(seed: int) -> io.BytesIO:
 @pytest.fixture
 def read_applicant(tenant):
     return [
-        read_document(tenant, "passport", **PASSPORT),
+        read_document(tenant, "passport", **APPLICANT_PASSPORT),
         read_document(tenant, "proof_of_address", source="ocr", **proof_of_address("2026-12-01")),
     ]
 
 
 def test_a_case_from_read_documents_is_decided_and_shows_each_documents_result(tenant, read_applicant):
-    api = client_for(tenant)
+    api = api_key_client(tenant, name="t")
     response = api.post(
         "/api/v1/cases",
         {"document_ids": [str(d.pk) for d in read_applicant], "external_reference": "cust-1",
@@ -72,7 +63,7 @@ def test_a_case_from_read_documents_is_decided_and_shows_each_documents_result(t
 
 
 def test_uploaded_files_make_a_case_that_waits_for_them(tenant):
-    api = client_for(tenant)
+    api = api_key_client(tenant, name="t")
     response = api.post("/api/v1/cases", {"files": [png(1), png(2)]}, format="multipart")
     assert response.status_code == 202, response.content
     case = api.get(response.json()["url"]).json()
@@ -81,7 +72,7 @@ def test_uploaded_files_make_a_case_that_waits_for_them(tenant):
 
 
 def test_another_tenants_case_and_documents_are_not_found(tenant, other_tenant, read_applicant):
-    api, other = client_for(tenant), client_for(other_tenant)
+    api, other = api_key_client(tenant, name="t"), api_key_client(other_tenant, name="t")
     created = api.post(
         "/api/v1/cases", {"document_ids": [str(read_applicant[0].pk)]}, format="multipart"
     ).json()
@@ -95,7 +86,7 @@ def test_another_tenants_case_and_documents_are_not_found(tenant, other_tenant, 
 
 
 def test_documents_are_added_by_id_and_a_closed_case_refuses_more(tenant, read_applicant):
-    api = client_for(tenant)
+    api = api_key_client(tenant, name="t")
     created = api.post(
         "/api/v1/cases", {"document_ids": [str(read_applicant[0].pk)]}, format="multipart"
     ).json()
@@ -120,7 +111,7 @@ def test_documents_are_added_by_id_and_a_closed_case_refuses_more(tenant, read_a
     ],
 )
 def test_invalid_requests_are_refused_with_the_error_shape(tenant, data, code):
-    response = client_for(tenant).post("/api/v1/cases", data, format="multipart")
+    response = api_key_client(tenant, name="t").post("/api/v1/cases", data, format="multipart")
     assert response.status_code == 400 and response.json()["code"] == code
     assert Case.objects.count() == 0
 
@@ -128,13 +119,15 @@ def test_invalid_requests_are_refused_with_the_error_shape(tenant, data, code):
 def test_a_file_that_cannot_be_a_document_refuses_the_whole_case(tenant):
     text = io.BytesIO(b"hello")
     text.name = "notes.txt"
-    response = client_for(tenant).post("/api/v1/cases", {"files": [png(5), text]}, format="multipart")
+    response = api_key_client(tenant, name="t").post(
+        "/api/v1/cases", {"files": [png(5), text]}, format="multipart"
+    )
     assert response.status_code == 415 and response.json()["code"] == "unsupported_file_type"
     assert Case.objects.count() == 0
 
 
 def test_the_schema_documents_the_case_endpoints(tenant):
-    schema = client_for(tenant).get("/api/v1/schema", {"format": "json"}).json()
+    schema = api_key_client(tenant, name="t").get("/api/v1/schema", {"format": "json"}).json()
     assert {"/api/v1/cases", "/api/v1/cases/{case_id}", "/api/v1/cases/{case_id}/documents"} <= set(
         schema["paths"]
     )

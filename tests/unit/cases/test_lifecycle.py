@@ -17,8 +17,8 @@ from apps.cases.services import case_create, cases_reconcile
 from apps.documents.models import Document, DocumentStatus
 from apps.documents.retention import documents_purge_expired, person_erase
 from apps.webhooks.models import WebhookDelivery
-from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
-from tests.unit.cases.packets import first_of
+from tests.factories import APPLICANT_PASSPORT, proof_of_address, read_document
+from tests.support.packets import first_of
 
 pytestmark = pytest.mark.django_db
 CASE_DATE = dt.date(2026, 6, 15)
@@ -42,7 +42,7 @@ def test_ingest_cases_opens_one_case_per_applicant_folder(tenant, tmp_path, caps
 
 
 def test_the_reconciler_evaluates_a_case_left_open_after_its_documents_were_decided(tenant):
-    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **PASSPORT)
+    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **APPLICANT_PASSPORT)
     bill = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))
     case = case_create(tenant=tenant, documents=[passport, bill], case_date=CASE_DATE)
     assert case.status == "open"
@@ -69,7 +69,7 @@ def test_a_document_sent_back_for_a_new_capture_asks_the_applicant_for_it(tenant
 def test_a_persons_erasure_erases_their_cases_whole_with_their_documents(tenant):
     """A case is one applicant's: it goes with everything on it, and with every document of it that
     no other applicant's case holds (the bill in another spelling of the name goes too)."""
-    passport = read_document(tenant, "passport", **PASSPORT)
+    passport = read_document(tenant, "passport", **APPLICANT_PASSPORT)
     bill = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01"))
     shared = read_document(tenant, "proof_of_address", **proof_of_address("2026-06-01", full_name="BO LI"))
     theirs = case_create(
@@ -85,7 +85,7 @@ def test_a_persons_erasure_erases_their_cases_whole_with_their_documents(tenant)
     assert WebhookDelivery.objects.filter(case=theirs).exists()  # case.decided, with every field
 
     erasure = person_erase(
-        tenant=tenant, name="Anna Maria Mueller", document_number=PASSPORT["document_number"]
+        tenant=tenant, name="Anna Maria Mueller", document_number=APPLICANT_PASSPORT["document_number"]
     )
     assert set(erasure.case_ids) == {str(theirs.pk), str(declared_only.pk)}
     assert set(erasure.document_ids) == {str(passport.pk), str(bill.pk)}
@@ -101,7 +101,9 @@ def test_retention_erases_old_cases_once_their_documents_are_gone(tenant, settin
     settings.DOCINTEL_RETENTION_DAYS = 30
     empty = case_create(tenant=tenant, documents=[], case_date=CASE_DATE, declared={"full_name": "Bo Li"})
     old = case_create(
-        tenant=tenant, documents=[read_document(tenant, "passport", **PASSPORT)], case_date=CASE_DATE
+        tenant=tenant,
+        documents=[read_document(tenant, "passport", **APPLICANT_PASSPORT)],
+        case_date=CASE_DATE,
     )
     later = timezone.now() + dt.timedelta(days=31)
     still_read = case_create(tenant=tenant, documents=[], case_date=CASE_DATE)

@@ -12,7 +12,7 @@ from apps.cases.packets.split import PageGuess, page_cue, parse_ranges, ranges_t
 from apps.cases.services import SubmittedFile, case_create
 from apps.documents import blobs
 from engines.layout import Line, PageText
-from tests.unit.cases.packets import packet_pdf, pdf_pages
+from tests.support.packets import packet_pdf, pdf_pages
 
 
 def page(number: int, *texts: str) -> PageText:

@@ -13,7 +13,7 @@ from apps.cases.models import CasePolicy, CaseReviewTask
 from apps.cases.review import CaseReviewError, case_review_decide
 from apps.cases.services import case_create, case_documents_add
 from apps.tenants.services import membership_grant
-from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
+from tests.factories import APPLICANT_PASSPORT, proof_of_address, read_document
 
 pytestmark = pytest.mark.django_db
 CASE_DATE = dt.date(2026, 6, 15)
@@ -21,7 +21,7 @@ CASE_DATE = dt.date(2026, 6, 15)
 
 def mismatched_case(tenant):
     """A passport and a recent bill whose date of birth is a day off: the case goes to review."""
-    passport = read_document(tenant, "passport", **PASSPORT)
+    passport = read_document(tenant, "passport", **APPLICANT_PASSPORT)
     bill = read_document(tenant, "proof_of_address", source="ocr", **proof_of_address("2026-06-01"))
     return case_create(
         tenant=tenant,

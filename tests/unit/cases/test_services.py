@@ -16,7 +16,7 @@ from apps.cases.services import CaseClosedError, case_create, case_documents_add
 from apps.documents.models import DocumentStatus
 from apps.documents.state import document_transition
 from apps.webhooks.models import WebhookDelivery
-from tests.unit.cases.factories import PASSPORT, proof_of_address, read_document
+from tests.factories import APPLICANT_PASSPORT, proof_of_address, read_document
 
 pytestmark = pytest.mark.django_db
 CASE_DATE = dt.date(2026, 6, 15)
@@ -31,7 +31,7 @@ def applicant(
     tenant, *, reference: str = "", passport: dict[str, str] | None = None, bill_date: str = RECENT, **kwargs
 ):
     documents = [
-        read_document(tenant, "passport", **(passport or PASSPORT)),
+        read_document(tenant, "passport", **(passport or APPLICANT_PASSPORT)),
         read_document(tenant, "proof_of_address", source="ocr", **proof_of_address(bill_date)),
     ]
     return case_create(
@@ -60,7 +60,7 @@ def test_a_stale_proof_of_address_asks_for_resubmission(tenant):
 def test_the_case_waits_for_its_documents_and_follows_their_decision(
     tenant, django_capture_on_commit_callbacks
 ):
-    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **PASSPORT)
+    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **APPLICANT_PASSPORT)
     bill = read_document(tenant, "proof_of_address", **proof_of_address(RECENT))
     case = case_create(tenant=tenant, documents=[passport, bill], case_date=CASE_DATE)
     assert (case.status, case.decision, case.checks) == ("open", "", [])
@@ -77,7 +77,7 @@ def test_the_case_waits_for_its_documents_and_follows_their_decision(
 def test_documents_decided_together_tell_their_case_once_committed(
     tenant, django_capture_on_commit_callbacks
 ):
-    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **PASSPORT)
+    passport = read_document(tenant, "passport", status=DocumentStatus.EXTRACTED, **APPLICANT_PASSPORT)
     bill = read_document(
         tenant, "proof_of_address", status=DocumentStatus.EXTRACTED, **proof_of_address(RECENT)
     )
@@ -100,7 +100,7 @@ def test_adding_a_document_reopens_and_a_closed_case_takes_none(tenant):
     assert CaseDocument.objects.filter(case=case).count() == 3
     assert (case.status, case.decision_rule) == ("approved", "all_checks_passed")
     assert "proof_of_address (document 2)" in str(case.checks)  # the stale one is still named
-    approved = applicant(tenant, passport=PASSPORT | {"document_number": "C01X00T48"})
+    approved = applicant(tenant, passport=APPLICANT_PASSPORT | {"document_number": "C01X00T48"})
     with pytest.raises(CaseClosedError):
         case_documents_add(case=approved, documents=[fresh_bill])
 
@@ -118,13 +118,13 @@ def test_the_same_passport_number_in_another_applicants_case_is_a_duplicate_with
     )
     assert sorted(check["links"]) == sorted(f"/api/v1/cases/{c.pk}" for c in (first, resubmission))
     assert str(elsewhere.pk) not in str(second.checks)
-    assert PASSPORT["document_number"] not in str(second.checks)
+    assert APPLICANT_PASSPORT["document_number"] not in str(second.checks)
 
 
 def test_the_earlier_applicants_open_case_links_back_to_the_later_one(
     tenant, django_capture_on_commit_callbacks
 ):
-    passport_only = read_document(tenant, "passport", **PASSPORT)
+    passport_only = read_document(tenant, "passport", **APPLICANT_PASSPORT)
     first = case_create(tenant=tenant, external_reference="a", documents=[passport_only], case_date=CASE_DATE)
     assert first.status == "resubmission_requested"  # no proof of address yet: not closed
     with django_capture_on_commit_callbacks(execute=True):
@@ -135,7 +135,7 @@ def test_the_earlier_applicants_open_case_links_back_to_the_later_one(
 
 
 def test_the_same_file_in_two_applicants_cases_is_a_duplicate(tenant):
-    passport = read_document(tenant, "passport", **PASSPORT)
+    passport = read_document(tenant, "passport", **APPLICANT_PASSPORT)
     first = case_create(tenant=tenant, external_reference="a", documents=[passport], case_date=CASE_DATE)
     second = case_create(tenant=tenant, external_reference="b", documents=[passport], case_date=CASE_DATE)
     assert "no_duplicate_file" not in failed(first)
@@ -153,7 +153,7 @@ def test_a_blocklisted_number_rejects_the_case(tenant, other_tenant):
 
 
 def test_the_tenants_policy_decides(tenant):
-    expired = PASSPORT | {"date_of_expiry": "2026-06-14"}
+    expired = APPLICANT_PASSPORT | {"date_of_expiry": "2026-06-14"}
     assert applicant(tenant, passport=expired).decision_rule == "identity_document_valid"
     CasePolicy.objects.create(tenant=tenant, accept_expired=True, minimum_age=40)
     case = applicant(tenant, passport=expired, reference="again")

@@ -19,8 +19,8 @@ from apps.audit.models import AuditEvent
 from apps.audit.services import _CHAIN_LOCK_ID, audit_record
 from apps.cases.models import CaseDocument, CasePacket
 from apps.cases.services import SubmittedFile, case_create, case_documents_add
-from tests.unit.api.conftest import png_bytes
-from tests.unit.cases.packets import first_of, image_page, joined, packet_pdf
+from tests.support.packets import first_of, image_page, joined, packet_pdf
+from tests.support.uploads import png_bytes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 from apps.doctypes.models import DocumentTypeVersion
 from apps.documents.models import Document
-from tests.payslip import PAYSLIP_SCHEMA, payslip_pdf
-from tests.unit.api.conftest import upload
+from tests.support.payslip import PAYSLIP_SCHEMA, payslip_pdf
+from tests.support.uploads import upload
 
 pytestmark = pytest.mark.django_db
 

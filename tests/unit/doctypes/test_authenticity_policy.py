@@ -12,32 +12,15 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from apps.audit.models import AuditEvent
 from apps.doctypes.models import AuthenticityPolicy
 from apps.doctypes.selectors import authenticity_default_types
-from apps.tenants.services import api_key_create, membership_grant
-from tests.payslip import PAYSLIP_SCHEMA
+from tests.factories import api_key_client, member_client
+from tests.support.payslip import PAYSLIP_SCHEMA
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/policies/authenticity"
-
-
-def _member(tenant, django_user_model, role: str) -> APIClient:
-    user = django_user_model.objects.create_user(username=f"{role}-user", password="correct horse battery")
-    membership_grant(tenant=tenant, user=user, role=role)
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
-def _key(tenant, scopes: list[str]) -> APIClient:
-    client = APIClient()
-    client.credentials(
-        HTTP_AUTHORIZATION=f"Api-Key {api_key_create(tenant=tenant, name='k', scopes=scopes).raw_key}"
-    )
-    return client
 
 
 def test_the_default_is_identity_documents_and_proofs_of_address_from_the_data_file(tenant):
@@ -48,7 +31,7 @@ def test_the_default_is_identity_documents_and_proofs_of_address_from_the_data_f
         "proof_of_address",
         "bank_statement",
     }
-    answer = _key(tenant, ["types:admin"]).get(URL).json()
+    answer = api_key_client(tenant, name="k", scopes=["types:admin"]).get(URL).json()
     assert answer == {
         "document_types": list(authenticity_default_types()),
         "default": True,
@@ -57,7 +40,7 @@ def test_the_default_is_identity_documents_and_proofs_of_address_from_the_data_f
 
 
 def test_an_admin_sets_the_policy_and_the_change_is_audited(tenant, django_user_model):
-    admin = _member(tenant, django_user_model, "admin")
+    admin = member_client(tenant, username="admin-user", role="admin")
     response = admin.put(URL, {"document_types": ["receipt", "passport", "receipt"]}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["document_types"] == ["passport", "receipt"] and not response.json()["default"]
@@ -69,10 +52,12 @@ def test_an_admin_sets_the_policy_and_the_change_is_audited(tenant, django_user_
 
 
 def test_a_non_admin_is_refused(tenant, django_user_model):
-    operator = _member(tenant, django_user_model, "operator")
+    operator = member_client(tenant, username="operator-user", role="operator")
     for response in (operator.get(URL), operator.put(URL, {"document_types": []}, format="json")):
         assert response.status_code == 403 and response.json()["code"] == "insufficient_role"
-    keyed = _key(tenant, ["types:read", "documents:read", "documents:write", "cases:read"])
+    keyed = api_key_client(
+        tenant, name="k", scopes=["types:read", "documents:read", "documents:write", "cases:read"]
+    )
     response = keyed.put(URL, {"document_types": ["receipt"]}, format="json")
     assert response.status_code == 403 and response.json()["code"] == "insufficient_scope"
     assert not AuthenticityPolicy.objects.exists()
@@ -82,7 +67,7 @@ def test_unknown_types_are_refused_with_a_message(tenant, other_tenant):
     from apps.doctypes.services import document_type_define
 
     document_type_define(tenant=other_tenant, name="payslip", description="", schema=PAYSLIP_SCHEMA)
-    admin = _key(tenant, ["types:admin"])
+    admin = api_key_client(tenant, name="k", scopes=["types:admin"])
     response = admin.put(URL, {"document_types": ["passport", "pasport", "payslip"]}, format="json")
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_policy"
@@ -96,7 +81,7 @@ def test_the_tenants_own_type_may_be_named(tenant):
     from apps.doctypes.services import document_type_define
 
     document_type_define(tenant=tenant, name="payslip", description="", schema=PAYSLIP_SCHEMA)
-    response = _key(tenant, ["types:admin"]).put(
+    response = api_key_client(tenant, name="k", scopes=["types:admin"]).put(
         URL, {"document_types": ["payslip", "id_card"]}, format="json"
     )
     assert response.status_code == 200 and response.json()["document_types"] == ["id_card", "payslip"]
@@ -119,13 +104,13 @@ def test_a_case_says_how_many_documents_wait_for_their_signals(tenant, operator_
     from apps.cases.services import case_create
     from apps.documents.advisory import document_advisory
     from apps.documents.models import AdvisoryState
-    from tests.unit.documents.test_advisory import _decided
+    from tests.factories import decided_upload
 
-    passport = _decided(tenant, "00000-passport.jpg", "passport")
-    receipt = _decided(tenant, "00005-receipt.jpg", "receipt")
+    passport = decided_upload(tenant, "00000-passport.jpg", "passport")
+    receipt = decided_upload(tenant, "00005-receipt.jpg", "receipt")
     assert (passport.advisory_state, receipt.advisory_state) == (AdvisoryState.PENDING, AdvisoryState.NONE)
     case = case_create(tenant=tenant, documents=[passport, receipt])
-    api = _key(tenant, ["cases:read"])
+    api = api_key_client(tenant, name="k", scopes=["cases:read"])
     assert api.get(f"/api/v1/cases/{case.pk}").json()["advisory_pending"] == 1
     page = operator_client.get(reverse("cases:case_detail", args=[case.pk])).content.decode()
     assert 'id="advisory-pending"' in page and "Authenticity signals pending" in page

@@ -28,7 +28,7 @@ from apps.review.services import (
 )
 from engines.custom_types import parse_schema
 from engines.types import EngineResult, FieldResult
-from tests.payslip import PAYSLIP_SCHEMA, payslip_pdf
+from tests.support.payslip import PAYSLIP_SCHEMA, payslip_pdf
 
 pytestmark = pytest.mark.django_db
 CUSTOM = parse_schema(PAYSLIP_SCHEMA)

@@ -26,7 +26,7 @@ from apps.documents.services import document_upload
 from apps.extraction.readers import LocalReader
 from apps.review.models import ReviewTask
 from engines.types import EngineResult, FieldResult
-from tests.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
+from tests.support.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
 
 pytestmark = pytest.mark.django_db
 SECOND = copy.deepcopy(PAYSLIP_SCHEMA)

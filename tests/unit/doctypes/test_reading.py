@@ -27,7 +27,7 @@ from apps.extraction.services import result_assess
 from apps.review.models import ReviewTask
 from engines.custom_types import parse_schema
 from engines.types import EngineResult
-from tests.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
+from tests.support.payslip import PAYSLIP_SCHEMA, PAYSLIP_TRUTH, payslip_pdf
 
 pytestmark = pytest.mark.django_db
 

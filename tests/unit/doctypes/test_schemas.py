@@ -9,7 +9,7 @@ import pytest
 from engines.custom_types import SchemaInvalid, check_type_name, parse_schema, pattern_refusals, value_valid
 from engines.llm import guided_grammar
 from engines.llm.schemas import extraction_schema, tenant_schema
-from tests.payslip import PAYSLIP_SCHEMA
+from tests.support.payslip import PAYSLIP_SCHEMA
 
 
 def _with(name: str, prop: dict) -> dict:

@@ -21,7 +21,7 @@ from apps.ingestion.presentation import field_rows
 from apps.review.presentation import reason_rows
 from apps.tenants.services import membership_grant
 from engines.custom_types import parse_schema
-from tests.payslip import PAYSLIP_SCHEMA, payslip_pdf
+from tests.support.payslip import PAYSLIP_SCHEMA, payslip_pdf
 
 pytestmark = pytest.mark.django_db
 CUSTOM = parse_schema(PAYSLIP_SCHEMA)

@@ -16,10 +16,11 @@ from apps.documents import blobs
 from apps.documents.advisory import document_advisory, documents_advisory_reconcile
 from apps.documents.models import AdvisoryState, Document
 from apps.documents.models import DocumentStatus as S
-from apps.documents.pipeline import document_decide, document_infer, document_prepare
+from apps.documents.pipeline import document_decide, document_prepare
 from apps.documents.services import document_fail, document_upload
 from apps.documents.steps import PipelineStep
-from engines.types import Check, EngineResult, FieldResult
+from tests.factories import decided_upload
+from tests.support.readers import TypedReader
 
 pytestmark = pytest.mark.django_db
 SAMPLES = Path(__file__).resolve().parents[3] / "samples"
@@ -41,44 +42,6 @@ def _recorded_steps(settings):
     REQUESTED.clear()
 
 
-class TypedReader:
-    """The engine's answer for a document of ``document_type``: a name and a date, placed."""
-
-    def __init__(self, document_type: str) -> None:
-        self.document_type = document_type
-
-    def read_document(self, pages, *, document_type_hint=None, text_layer=None):
-        placed = {"page": 1, "source": "ocr"}
-        return EngineResult(
-            document_type=self.document_type,
-            document_type_confidence=0.97,
-            pages=len(pages),
-            fields={
-                "surname": FieldResult("ERIKSSON", 0.95, bbox=(0.1, 0.1, 0.4, 0.15), **placed),
-                "date_of_birth": FieldResult("1974-08-12", 0.99, bbox=(0.1, 0.2, 0.3, 0.25), **placed),
-            },
-            checks=[Check("mrz_check_digits", True)],
-            engine_name="fixed",
-            engine_version="1",
-        )
-
-
-def _decided(tenant, sample: str, document_type: str, salt: int = 0, django_capture=None) -> Document:
-    content = (SAMPLES / sample).read_bytes() + (bytes([salt]) if sample.endswith(".jpg") else b"")
-    document = document_upload(
-        tenant=tenant, content=content, original_name=sample, uploaded_by=None
-    ).document
-    document_prepare(document_id=str(document.pk))
-    if django_capture is not None:
-        with django_capture(execute=True):
-            document_infer(document_id=str(document.pk), reader=TypedReader(document_type))
-    else:
-        document_infer(document_id=str(document.pk), reader=TypedReader(document_type))
-    document.refresh_from_db()
-    assert document.status in {S.AUTO_APPROVED, S.NEEDS_REVIEW}, (document.status, document.error_code)
-    return document
-
-
 def _authenticity(document: Document) -> list[dict]:
     return [c for c in document.page_checks if c.get("kind") == "authenticity"]
 
@@ -90,7 +53,7 @@ def test_a_photographed_passport_is_decided_with_its_signals_pending_then_they_a
     decided THEN its signals are pending, none computed yet, and the advisory step is requested
     once the decision commits; WHEN that step runs THEN the four page signals are attached as
     advisory authenticity checks, the state is done, and the decision is what it was."""
-    document = _decided(
+    document = decided_upload(
         tenant, "00000-passport.jpg", "passport", django_capture=django_capture_on_commit_callbacks
     )
     assert document.advisory_state == AdvisoryState.PENDING and document.advisory_done_at is None
@@ -112,7 +75,7 @@ def test_a_photographed_passport_is_decided_with_its_signals_pending_then_they_a
 def test_the_advisory_step_run_twice_changes_nothing_the_second_time(tenant):
     """GIVEN a document whose signals were attached WHEN its message is delivered again THEN the
     step is skipped and the checks are not repeated."""
-    document = _decided(tenant, "00001-id_card.jpg", "id_card")
+    document = decided_upload(tenant, "00001-id_card.jpg", "id_card")
     assert document_advisory(document_id=str(document.pk)) == "done"
     document.refresh_from_db()
     before = (document.page_checks, document.advisory_done_at)
@@ -124,7 +87,7 @@ def test_the_advisory_step_run_twice_changes_nothing_the_second_time(tenant):
 def test_a_receipt_photo_owes_no_signals_under_the_default_policy(tenant, django_capture_on_commit_callbacks):
     """GIVEN a photographed receipt (not in the default policy) WHEN it is decided THEN nothing is
     pending, no advisory step is requested and no authenticity check is stored."""
-    document = _decided(
+    document = decided_upload(
         tenant, "00005-receipt.jpg", "receipt", django_capture=django_capture_on_commit_callbacks
     )
     assert document.advisory_state == AdvisoryState.NONE
@@ -139,7 +102,7 @@ def test_a_tenant_policy_that_names_receipts_turns_their_signals_on(tenant):
     from apps.doctypes.services import authenticity_policy_set
 
     authenticity_policy_set(tenant=tenant, document_types=["passport", "receipt"])
-    document = _decided(tenant, "00005-receipt.jpg", "receipt")
+    document = decided_upload(tenant, "00005-receipt.jpg", "receipt")
     assert document.advisory_state == AdvisoryState.PENDING
     assert document_advisory(document_id=str(document.pk)) == "done"
     document.refresh_from_db()
@@ -150,7 +113,7 @@ def test_a_policy_without_identity_documents_leaves_a_passport_alone(tenant):
     from apps.doctypes.services import authenticity_policy_set
 
     authenticity_policy_set(tenant=tenant, document_types=["receipt"])
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=3)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=3)
     assert document.advisory_state == AdvisoryState.NONE
 
 
@@ -160,16 +123,16 @@ def test_a_digital_pdf_never_gets_signals_whatever_its_type(tenant):
     signals: a digital PDF is no capture."""
     from apps.doctypes.services import authenticity_policy_set
 
-    statement = _decided(tenant, "00008-bank_statement.pdf", "bank_statement")
+    statement = decided_upload(tenant, "00008-bank_statement.pdf", "bank_statement")
     assert statement.advisory_state == AdvisoryState.NONE and _authenticity(statement) == []
     authenticity_policy_set(tenant=tenant, document_types=["invoice", "bank_statement"])
-    invoice = _decided(tenant, "00006-invoice.pdf", "invoice")
+    invoice = decided_upload(tenant, "00006-invoice.pdf", "invoice")
     assert invoice.advisory_state == AdvisoryState.NONE and _authenticity(invoice) == []
 
 
 def test_the_master_switch_turns_every_signal_off(tenant, settings):
     settings.DOCINTEL_AUTHENTICITY_SIGNALS = False
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=4)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=4)
     assert document.advisory_state == AdvisoryState.NONE
 
 
@@ -206,7 +169,7 @@ def test_a_document_decided_by_the_decide_step_owes_its_signals_too(tenant):
 
 
 def test_a_document_erased_meanwhile_is_skipped(tenant):
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=6)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=6)
     document_id = str(document.pk)
     document.extractions.all().delete()
     document.pages.all().delete()
@@ -217,7 +180,7 @@ def test_a_document_erased_meanwhile_is_skipped(tenant):
 def test_pages_gone_meanwhile_end_the_advisory_work_with_no_signals(tenant):
     """GIVEN a pending document whose page images were deleted (erased while its message waited)
     WHEN the step runs THEN it is done with no signals, not retried forever."""
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=7)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=7)
     for page in document.pages.all():
         blobs.blob_delete(name=page.blob_name)
     assert document_advisory(document_id=str(document.pk)) == "done"
@@ -228,7 +191,7 @@ def test_pages_gone_meanwhile_end_the_advisory_work_with_no_signals(tenant):
 def test_a_pending_document_left_too_long_is_requested_again(tenant, settings):
     """GIVEN a document pending its signals whose message was lost WHEN the reconciler runs past
     the deadline THEN the advisory step is requested again (and not before the deadline)."""
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=8)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=8)
     REQUESTED.clear()
     assert documents_advisory_reconcile() == []
     later = timezone.now() + dt.timedelta(seconds=settings.DOCINTEL_STUCK_AFTER_S + 1)
@@ -239,7 +202,7 @@ def test_a_pending_document_left_too_long_is_requested_again(tenant, settings):
 def test_reprocess_resets_the_advisory_state(tenant):
     from apps.documents.reprocess import ReprocessVia, document_reprocess
 
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=9)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=9)
     assert document_advisory(document_id=str(document.pk)) == "done"
     document.refresh_from_db()
     # a decided document is not reprocessed: this one failed afterwards (as a later step might)
@@ -259,7 +222,7 @@ def test_the_document_and_review_pages_say_the_signals_are_pending(tenant, opera
 
     from apps.review.models import ReviewTask
 
-    document = _decided(tenant, "00000-passport.jpg", "passport", salt=10)
+    document = decided_upload(tenant, "00000-passport.jpg", "passport", salt=10)
     task = ReviewTask.objects.get(document=document)
     pages = [
         reverse("ingestion:document_detail", args=[document.pk]),

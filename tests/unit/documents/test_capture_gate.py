@@ -121,7 +121,7 @@ def test_the_document_page_outlines_the_region_a_failed_check_concerns(tenant, o
 def test_a_digital_pdf_with_a_blank_last_page_is_never_gated(tenant):
     """GIVEN a three-page digital invoice whose last page is blank (no text layer there) WHEN
     prepared THEN no page of it is judged: it is a digital PDF, not a capture."""
-    from tests.capture_pages import digital_invoice_with_blank_last_page
+    from tests.support.capture_pages import digital_invoice_with_blank_last_page
 
     document = _upload(tenant, digital_invoice_with_blank_last_page(), "invoice.pdf")
     document_prepare(document_id=str(document.pk))
@@ -134,7 +134,7 @@ def test_a_scanned_bill_in_a_pdf_is_gated_and_passes(tenant):
     blank scanned back page WHEN prepared THEN its pages are measured and none sends it back."""
     import numpy as np
 
-    from tests.capture_pages import as_scan, image_pdf, utility_bill
+    from tests.support.capture_pages import as_scan, image_pdf, utility_bill
 
     back = np.full((1754, 1240, 3), 247, np.uint8)
     document = _upload(tenant, image_pdf([as_scan(utility_bill()), back]), "bill.pdf")

@@ -24,8 +24,8 @@ from apps.documents.state import document_transition
 from apps.documents.steps import PipelineStep
 from apps.extraction.readers import LocalReader
 from apps.review.models import ReviewTask
-from engines.types import Check, EngineResult, FieldResult
 from tests.conftest import REALDATA
+from tests.support.readers import FixedReader
 
 pytestmark = pytest.mark.django_db
 ICAO_PASSPORT = REALDATA / "id_specimens" / "mrzdocs_passports_ICAO_Example.png"
@@ -124,30 +124,6 @@ def test_reconciler_re_enqueues_recent_documents_when_the_broker_lost_its_messag
     document = _upload(tenant, b"\x89PNG\r\n\x1a\n" + b"\x04" * 64)
     actions = documents_reconcile(now=timezone.now() + dt.timedelta(seconds=1), messages_lost=True)
     assert actions == [(str(document.pk), PipelineStep.PREPARE)]
-
-
-class FixedReader:
-    """The engine's side of the contract, answered without an engine: a passport read from its MRZ.
-    (The engine is a separate process in production; its own tests live in tests/unit/engines.)"""
-
-    def read_document(self, pages, *, document_type_hint=None, text_layer=None):
-        mrz = {"page": 1, "bbox": None, "source": "mrz"}
-        return EngineResult(
-            document_type="passport",
-            document_type_confidence=0.97,
-            pages=len(pages),
-            fields={
-                "document_number": FieldResult("L898902C3", 0.99, valid=True, **mrz),
-                "surname": FieldResult("ERIKSSON", 0.95, **mrz),
-                "given_names": FieldResult("ANNA MARIA", 0.95, **mrz),
-                "date_of_birth": FieldResult("1974-08-12", 0.99, valid=True, **mrz),
-                "date_of_expiry": FieldResult("2012-04-15", 0.99, valid=True, **mrz),
-                "sex": FieldResult("Q", 0.9, **mrz),  # no such sex: the business rules say invalid
-            },
-            checks=[Check("mrz_check_digits", True)],
-            engine_name="fixed",
-            engine_version="1",
-        )
 
 
 def _sample_upload(tenant, seed: int) -> Document:

@@ -26,7 +26,7 @@ from apps.documents.steps import PipelineStep
 from apps.review.models import ReviewTask
 from apps.review.services.queues import review_queue_default
 from engines.types import EngineError, FieldResult
-from tests.unit.documents.test_pipeline import FixedReader
+from tests.support.readers import FixedReader
 from workers.dispatcher import _batch_or_each
 
 pytestmark = pytest.mark.django_db
@@ -195,11 +195,12 @@ def test_the_readings_glyph_signal_is_stored_beside_the_page_checks(tenant):
     from apps.documents import blobs
     from apps.documents.advisory import document_advisory
     from apps.documents.models import AdvisoryState
-    from tests.unit.media.test_field_glyphs import DATE_BOX, _encoded, _page
+    from tests.support import glyph_pages
+    from tests.support.glyph_pages import DATE_BOX, jpeg_bytes
 
     (document_id,) = _prepared(tenant, 1, salt=9)
     document = Document.objects.get(pk=document_id)
-    glyph_page = _encoded(_page({"scale": 1.25}))
+    glyph_page = jpeg_bytes(glyph_pages.glyph_page({"scale": 1.25}))
     blobs.blob_write(document=document, name=document.pages.get().blob_name, plaintext=glyph_page)
     (begun,) = documents_infer_begin(document_ids=[document_id])
     assert isinstance(begun, InferInput) and begun.pages == [glyph_page]

@@ -24,7 +24,7 @@ from apps.documents.models import DocumentStatus as S
 from apps.documents.reprocess import NotReprocessableError, ReprocessVia, document_reprocess
 from apps.documents.services import document_fail, document_upload
 from tests.conftest import SAMPLES
-from tests.unit.ingestion.factories import make_read_document
+from tests.factories import make_read_document, member, session_client
 
 pytestmark = pytest.mark.django_db
 PASSPORT = SAMPLES / "00000-passport.jpg"
@@ -34,20 +34,6 @@ def _failed(tenant, code: str = error_codes.MAX_ATTEMPTS_EXCEEDED) -> Document:
     """A document failed by an outage after its pages and a reading were stored."""
     document = make_read_document(tenant, status=S.EXTRACTED)
     return document_fail(document=document, code=code, message="the model engine was unavailable")
-
-
-def _user(django_user_model, tenant, name: str, role: str):
-    from apps.tenants.services import membership_grant
-
-    user = django_user_model.objects.create_user(username=name, password="correct horse battery")
-    membership_grant(tenant=tenant, user=user, role=role)
-    return user
-
-
-def _session(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
 
 
 def _actions(document: Document) -> list[tuple[str, dict]]:
@@ -118,19 +104,19 @@ def _reprocess_url(document: Document) -> str:
 
 def test_an_operator_reprocesses_a_failed_document_through_the_api(tenant, operator):
     document = _failed(tenant)
-    response = _session(operator).post(_reprocess_url(document))
+    response = session_client(operator).post(_reprocess_url(document))
     assert response.status_code == 202, response.content
     body = response.json()
     assert (body["id"], body["status"], body["reprocess_count"]) == (str(document.pk), "queued", 1)
     assert body["url"].endswith(f"/api/v1/documents/{document.pk}")
-    again = _session(operator).post(_reprocess_url(document))
+    again = session_client(operator).post(_reprocess_url(document))
     assert again.status_code == 409 and again.json()["code"] == "not_reprocessable"
 
 
 def test_an_uploader_may_not_reprocess(tenant, django_user_model):
     document = _failed(tenant)
-    uploader = _user(django_user_model, tenant, "uma", "uploader")
-    response = _session(uploader).post(_reprocess_url(document))
+    uploader = member(tenant, username="uma", role="uploader")
+    response = session_client(uploader).post(_reprocess_url(document))
     assert response.status_code == 403 and response.json()["code"] == "insufficient_role"
     document.refresh_from_db()
     assert document.status == S.FAILED
@@ -138,8 +124,8 @@ def test_an_uploader_may_not_reprocess(tenant, django_user_model):
 
 def test_another_tenants_document_is_not_found(tenant, other_tenant, django_user_model):
     document = _failed(tenant)
-    stranger = _user(django_user_model, other_tenant, "oscar", "admin")
-    response = _session(stranger).post(_reprocess_url(document))
+    stranger = member(other_tenant, username="oscar", role="admin")
+    response = session_client(stranger).post(_reprocess_url(document))
     assert response.status_code == 404
     document.refresh_from_db()
     assert document.status == S.FAILED
@@ -172,7 +158,7 @@ def test_the_document_page_offers_operators_to_process_a_failed_document_again(
     action = reverse("ingestion:document_reprocess", args=[document.pk])
     html = operator_client.get(page).content.decode()
     assert f'action="{action}"' in html and "csrfmiddlewaretoken" in html
-    uploader = _user(django_user_model, tenant, "uma", "uploader")
+    uploader = member(tenant, username="uma", role="uploader")
     operator_client.force_login(uploader)
     assert action not in operator_client.get(page).content.decode()
     assert operator_client.post(action).status_code == 403
@@ -204,7 +190,7 @@ def test_another_tenants_operator_cannot_reprocess_from_the_page(
     tenant, other_tenant, django_user_model, client
 ):
     document = _failed(tenant)
-    client.force_login(_user(django_user_model, other_tenant, "oscar", "admin"))
+    client.force_login(member(other_tenant, username="oscar", role="admin"))
     assert client.post(reverse("ingestion:document_reprocess", args=[document.pk])).status_code == 404
 
 

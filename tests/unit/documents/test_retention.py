@@ -28,7 +28,7 @@ from apps.documents.models import Document, DocumentStatus, Extraction, Field, P
 from apps.documents.retention import documents_purge_expired, person_erase
 from apps.review.models import ReviewTask
 from apps.webhooks.models import WebhookDelivery
-from tests.review_documents import PASSPORT_FIELDS, document_for_review
+from tests.support.review_documents import PASSPORT_FIELDS, document_for_review
 
 pytestmark = pytest.mark.django_db
 NAME = ("VAN HANSEN RAMIREZ", "FATIMA PRIYA ZEYNEP")

@@ -3,7 +3,7 @@ import pytest
 from apps.audit.models import AuditEvent
 from apps.documents.models import DocumentStatus as S
 from apps.documents.state import IllegalTransitionError, can_transition, document_transition
-from tests.unit.documents.factories import make_document
+from tests.factories import make_document
 
 
 @pytest.mark.parametrize(

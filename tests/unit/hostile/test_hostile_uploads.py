@@ -17,7 +17,7 @@ from apps.documents.models import Document
 from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import document_prepare
 from tests.hostile.corpus import CORPUS, Fails, Hostile, Refused
-from tests.unit.api.conftest import upload
+from tests.support.uploads import upload
 
 pytestmark = pytest.mark.django_db
 # Generous for a shared 2-core machine; the slowest file (a decompression bomb) takes about 0.3 s.

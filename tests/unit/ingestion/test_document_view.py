@@ -11,7 +11,7 @@ from django.urls import reverse
 from PIL import Image
 
 from apps.audit.services import audit_record
-from tests.unit.ingestion.factories import make_read_document, page_png
+from tests.factories import make_read_document, page_png
 
 pytestmark = pytest.mark.django_db
 

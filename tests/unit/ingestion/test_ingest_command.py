@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from apps.batches.models import Batch
 from apps.documents.models import Document
-from tests.unit.api.conftest import png_bytes
+from tests.support.uploads import png_bytes
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from engines.custom_types import SchemaInvalid, TypeCandidate, candidates_to_jso
 from engines.llm import pipeline
 from engines.llm.schemas import CLASSIFY_TYPES
 from engines.types import EngineError
-from tests.payslip import PAYSLIP_SCHEMA
+from tests.support.payslip import PAYSLIP_SCHEMA
 
 PAYSLIP = TypeCandidate(
     "payslip", "A monthly payslip: employer, employee, gross and net pay", 2, PAYSLIP_SCHEMA

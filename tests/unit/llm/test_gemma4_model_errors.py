@@ -22,22 +22,7 @@ import pytest
 
 from engines.llm import pipeline
 from engines.llm.model_client import ModelSettings
-from tests.unit.llm.test_gemma4_model_grounding import MODEL_FILE
-
-
-class _TritonError:
-    """Triton's ``pb_utils.TritonError``: a message and one of these codes, read by methods."""
-
-    UNKNOWN, INTERNAL, NOT_FOUND, INVALID_ARG, UNAVAILABLE, UNSUPPORTED, ALREADY_EXISTS, CANCELLED = range(8)
-
-    def __init__(self, message: str, code: int = 0) -> None:
-        self._message, self._code = message, code
-
-    def message(self) -> str:
-        return self._message
-
-    def code(self) -> int:
-        return self._code
+from tests.support.gemma4_model import MODEL_FILE, Logger, TritonError
 
 
 class _Tensor:
@@ -52,25 +37,14 @@ class _Tensor:
 
 
 class _Response:
-    def __init__(self, outputs: dict[str, np.ndarray] | None = None, error: _TritonError | None = None):
+    def __init__(self, outputs: dict[str, np.ndarray] | None = None, error: TritonError | None = None):
         self.outputs, self._error = outputs or {}, error
 
     def has_error(self) -> bool:
         return self._error is not None
 
-    def error(self) -> _TritonError | None:
+    def error(self) -> TritonError | None:
         return self._error
-
-
-class _Logger:
-    def __init__(self) -> None:
-        self.lines: list[tuple[str, str]] = []
-
-    def log_info(self, line: str) -> None:
-        self.lines.append(("info", line))
-
-    def log_error(self, line: str) -> None:
-        self.lines.append(("error", line))
 
 
 @pytest.fixture
@@ -92,7 +66,7 @@ def gemma4_model(monkeypatch: pytest.MonkeyPatch, engine: dict[str, Any]) -> typ
             return engine["answer"]
 
     stub = types.ModuleType("triton_python_backend_utils")
-    stub.TritonError = _TritonError  # type: ignore[attr-defined]
+    stub.TritonError = TritonError  # type: ignore[attr-defined]
     stub.TritonModelException = RuntimeError  # type: ignore[attr-defined]
     stub.Tensor = _Tensor  # type: ignore[attr-defined]
     stub.InferenceRequest = _InferenceRequest  # type: ignore[attr-defined]
@@ -108,12 +82,12 @@ def gemma4_model(monkeypatch: pytest.MonkeyPatch, engine: dict[str, Any]) -> typ
     return module
 
 
-def _classify(gemma4_model: types.ModuleType, hint: str | None = None) -> tuple[Any, _Logger]:
+def _classify(gemma4_model: types.ModuleType, hint: str | None = None) -> tuple[Any, Logger]:
     """One document's classification step through the model file's TensorRT-LLM backend."""
     model = gemma4_model.TritonPythonModel.__new__(gemma4_model.TritonPythonModel)
     model.statistic = "minimum"
     model.settings = ModelSettings.from_sources({}, {"DOCINTEL_MODEL_BACKEND": "tensorrt_llm"})
-    model.logger = _Logger()
+    model.logger = Logger()
     model.loop = asyncio.new_event_loop()
     model.encoder = ThreadPoolExecutor(max_workers=1)
     try:
@@ -131,24 +105,24 @@ def _classify(gemma4_model: types.ModuleType, hint: str | None = None) -> tuple[
 def test_a_request_the_engine_refuses_fails_the_document_without_retry(gemma4_model, engine):
     """INVALID_ARG (a schema the engine cannot compile, too many images) is the engine's verdict on
     this request: ``model_request_refused``, as the openai backend reads a 400 — not an outage."""
-    engine["answer"] = _Response(error=_TritonError("send 1 to 4 images", _TritonError.INVALID_ARG))
+    engine["answer"] = _Response(error=TritonError("send 1 to 4 images", TritonError.INVALID_ARG))
     document, _ = _classify(gemma4_model)
-    assert document.error.code() == _TritonError.INVALID_ARG
+    assert document.error.code() == TritonError.INVALID_ARG
     assert document.error.message().startswith("model_request_refused: ")
     assert engine["calls"] == ["gemma4_e4b"]
 
 
 def test_an_engine_failing_the_call_is_retried_within_the_documents_attempts(gemma4_model, engine):
-    engine["answer"] = _Response(error=_TritonError("RuntimeError", _TritonError.INTERNAL))
+    engine["answer"] = _Response(error=TritonError("RuntimeError", TritonError.INTERNAL))
     document, _ = _classify(gemma4_model)
-    assert document.error.code() == _TritonError.INTERNAL
+    assert document.error.code() == TritonError.INTERNAL
     assert not document.error.message().startswith("model_unavailable")
 
 
 def test_an_engine_that_cannot_answer_now_is_waited_out(gemma4_model, engine):
-    engine["answer"] = _Response(error=_TritonError("overloaded", _TritonError.UNAVAILABLE))
+    engine["answer"] = _Response(error=TritonError("overloaded", TritonError.UNAVAILABLE))
     document, _ = _classify(gemma4_model)
-    assert document.error.code() == _TritonError.UNAVAILABLE
+    assert document.error.code() == TritonError.UNAVAILABLE
     assert document.error.message().startswith("model_unavailable: ")
 
 

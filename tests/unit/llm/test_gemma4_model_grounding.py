@@ -16,7 +16,6 @@ import math
 import sys
 import types
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,9 +25,8 @@ from PIL import Image
 from engines.evidence import GROUNDED
 from engines.llm import pipeline
 from engines.spec import FIELDS
-from tests.unit.llm.test_grounding import INVOICE_PAGE
-
-MODEL_FILE = Path(__file__).resolve().parents[3] / "model_repo" / "doc_pipeline" / "1" / "gemma4_model.py"
+from tests.support.gemma4_model import MODEL_FILE
+from tests.support.llm_pages import INVOICE_PAGE
 
 
 class _TritonError:

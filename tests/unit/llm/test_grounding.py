@@ -15,16 +15,9 @@ from engines.llm.grounding import found_in, ground, page_texts
 from engines.llm.schemas import MRZ_PROPERTY, extraction_schema
 from engines.spec import FIELDS
 from engines.types import FieldResult
+from tests.support.llm_pages import INVOICE_PAGE
 
 MRZ = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
-INVOICE_PAGE = """ACME Büromöbel GmbH
-Rechnung Nr. RE-2024-0042
-Rechnungsdatum: 01.03.2024
-Kunde: Jürgen   Müller
-Zwischensumme 1.000,00 EUR
-MwSt 19 % 190,00 EUR
-Gesamtbetrag 1.190,00 EUR
-"""
 
 
 def _generation(text: str) -> pipeline.Generation:

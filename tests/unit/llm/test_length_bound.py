@@ -15,7 +15,7 @@ import pytest
 
 from engines.llm import pipeline
 from engines.llm.schemas import extraction_schema, tenant_schema
-from tests.payslip import PAYSLIP_SCHEMA
+from tests.support.payslip import PAYSLIP_SCHEMA
 
 
 def _read(schema: dict, answer: dict) -> tuple[dict, list]:

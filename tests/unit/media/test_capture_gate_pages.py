@@ -14,7 +14,7 @@ from PIL import Image
 from media.capture_quality import CaptureThresholds, assess, captured_pages, measure_page
 from media.preprocessing import PageLimits, prepare_pages
 from synth.capture import capture_defect
-from tests.capture_pages import (
+from tests.support.capture_pages import (
     as_photo,
     as_scan,
     digital_invoice_with_blank_last_page,

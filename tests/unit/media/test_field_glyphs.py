@@ -10,57 +10,12 @@ from __future__ import annotations
 
 from functools import cache
 
-import cv2
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw, ImageFont
 
 from bench.roc import auc
 from media.field_glyphs import GLYPHS_THRESHOLD, field_glyph_signal, judged
-
-SIZE = 40
-WIDTH, HEIGHT = 640, 240
-DATE_BOX = (40 / WIDTH, 40 / HEIGHT, 330 / WIDTH, 110 / HEIGHT)
-NAME_BOX = (40 / WIDTH, 140 / HEIGHT, 420 / WIDTH, 210 / HEIGHT)
-
-
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def _draw_line(
-    draw: ImageDraw.ImageDraw,
-    text: str,
-    x: float,
-    baseline: float,
-    odd: int = -1,
-    scale: float = 1.0,
-    bold: int = 0,
-    lift: float = 0.0,
-) -> None:
-    """``text`` glyph by glyph on ``baseline``; glyph ``odd`` drawn ``scale`` times larger,
-    ``bold`` pixels of stroke heavier and ``lift`` pixels above the line."""
-    for index, char in enumerate(text):
-        is_odd = index == odd
-        font = _font(round(SIZE * scale) if is_odd else SIZE)
-        y = baseline - (lift if is_odd else 0.0)
-        width = bold if is_odd else 0
-        draw.text((x, y), char, font=font, fill=(30, 30, 40), anchor="ls", stroke_width=width)
-        x += _font(SIZE).getlength(char) + 2
-
-
-def _page(date_odd: dict[str, float] | None = None, name_odd: bool = False) -> np.ndarray:
-    image = Image.new("RGB", (WIDTH, HEIGHT), (236, 232, 222))
-    draw = ImageDraw.Draw(image)
-    odd = {"odd": 6, **(date_odd or {})} if date_odd else {}  # the "3"
-    _draw_line(draw, "1985-03-29", 50, 95, **odd)  # type: ignore[arg-type]
-    _draw_line(draw, "Katarzyna Smith", 50, 195, **({"odd": 3, "scale": 1.25} if name_odd else {}))  # type: ignore[arg-type]
-    bgr = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
-    bgr = cv2.GaussianBlur(bgr, (0, 0), 0.7)  # a camera's softness: anti-aliased edges
-    ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
+from tests.support.glyph_pages import DATE_BOX, NAME_BOX, SIZE, glyph_page, jpeg_bytes
 
 FIELDS = [("date_of_birth", "1985-03-29", DATE_BOX), ("given_names", "Katarzyna Smith", NAME_BOX)]
 
@@ -71,7 +26,7 @@ def test_judged_values() -> None:
 
 
 def test_a_date_in_one_font_passes() -> None:
-    check = field_glyph_signal(_page(), FIELDS, 1)
+    check = field_glyph_signal(glyph_page(), FIELDS, 1)
     assert check is not None
     assert check["passed"], check
     assert check["score"] < GLYPHS_THRESHOLD
@@ -85,7 +40,7 @@ def test_a_date_in_one_font_passes() -> None:
     ids=["larger", "bolder", "lifted"],
 )
 def test_one_odd_digit_is_flagged_with_its_field(odd: dict[str, float]) -> None:
-    check = field_glyph_signal(_page(odd), FIELDS, 2)
+    check = field_glyph_signal(glyph_page(odd), FIELDS, 2)
     assert check is not None
     assert not check["passed"], check
     assert check["score"] >= GLYPHS_THRESHOLD
@@ -95,16 +50,16 @@ def test_one_odd_digit_is_flagged_with_its_field(odd: dict[str, float]) -> None:
 
 
 def test_a_mixed_case_name_is_not_judged() -> None:
-    page = _page(name_odd=True)
+    page = glyph_page(name_odd=True)
     assert field_glyph_signal(page, [FIELDS[1]], 1) is None
     check = field_glyph_signal(page, FIELDS, 1)  # the odd name glyph does not count
     assert check is not None and check["passed"], check
 
 
 def test_no_field_or_box_gives_none() -> None:
-    assert field_glyph_signal(_page(), [], 1) is None
+    assert field_glyph_signal(glyph_page(), [], 1) is None
     tiny = (0.1, 0.1, 0.1005, 0.1005)
-    assert field_glyph_signal(_page(), [("document_number", "123456", tiny)], 1) is None
+    assert field_glyph_signal(glyph_page(), [("document_number", "123456", tiny)], 1) is None
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,12 +97,6 @@ def test_generated_glyph_forgeries_score_above_the_clean_photos() -> None:
     assert max(clean) < GLYPHS_THRESHOLD, clean
 
 
-def _encoded(bgr: np.ndarray) -> bytes:
-    ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    assert ok
-    return data.tobytes()
-
-
 def test_the_documents_check_judges_photographed_pages_with_the_readings_boxes() -> None:
     """media.reading_signals.glyph_check, what the inference step stores beside the page checks:
     the read fields' boxes on the stored page image; a digital page (text layer) is not judged."""
@@ -158,11 +107,11 @@ def test_the_documents_check_judges_photographed_pages_with_the_readings_boxes()
         name: FieldResult(value=value, confidence=0.9, page=1, bbox=box, source="ocr")
         for name, value, box in FIELDS
     }
-    forged = [_encoded(_page({"scale": 1.25}))]
+    forged = [jpeg_bytes(glyph_page({"scale": 1.25}))]
     check = glyph_check(forged, None, fields, max_pages=2)
     assert check is not None and not check["passed"] and check["name"] == "authenticity_glyphs"
     assert check["region"] is not None and "1985" not in check["detail"]
-    clean = glyph_check([_encoded(_page())], None, fields, max_pages=2)
+    clean = glyph_check([jpeg_bytes(glyph_page())], None, fields, max_pages=2)
     assert clean is not None and clean["passed"]
     assert glyph_check(forged, ['{"words": []}'], fields, max_pages=2) is None  # a digital page
     assert glyph_check(forged, None, fields, max_pages=0) is None

@@ -26,7 +26,7 @@ from apps.review.services import (
     review_task_escalate,
     review_task_reject,
 )
-from tests.unit.review.factories import CONFIDENT, PASSPORT, RAW_CONFIDENCE, decided_document
+from tests.factories import CONFIDENT, RAW_CONFIDENCE, SPECIMEN_PASSPORT, decided_document
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_audit_events_never_carry_field_values(claimed, operator):
     review_field_confirm(task=claimed, user=operator, field_name="document_number")
     review_task_approve(task=claimed, user=operator)
     dumped = json.dumps([e.data for e in AuditEvent.objects.all()])
-    for value in [*PASSPORT.values(), "ANNA-MARIA"]:
+    for value in [*SPECIMEN_PASSPORT.values(), "ANNA-MARIA"]:
         assert value not in dumped
     corrected = AuditEvent.objects.get(action="review.field_corrected")
     assert corrected.data["field"] == "given_names" and corrected.data["value_changed"] is True

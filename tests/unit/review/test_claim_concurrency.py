@@ -20,7 +20,7 @@ from apps.review.models import ReviewQueue, ReviewTask, TaskStatus
 from apps.review.services import review_task_approve, review_task_claim_next
 from apps.tenants.models import Tenant
 from apps.tenants.services import membership_grant
-from tests.unit.review.factories import decided_document
+from tests.factories import decided_document
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -16,7 +16,7 @@ from apps.review.services import (
     review_task_escalate,
     review_task_release,
 )
-from tests.unit.review.factories import decided_document
+from tests.factories import decided_document
 
 pytestmark = pytest.mark.django_db
 

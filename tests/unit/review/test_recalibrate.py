@@ -15,7 +15,7 @@ from apps.review.services import (
     review_task_approve,
     review_task_claim_next,
 )
-from tests.unit.review.factories import PASSPORT, RAW_CONFIDENCE, decided_document
+from tests.factories import RAW_CONFIDENCE, SPECIMEN_PASSPORT, decided_document
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def _review_documents(tenant, operator, count: int) -> None:
     for _ in range(count):
         decided_document(tenant)
         task = review_task_claim_next(user=operator, tenant=tenant)
-        for name in PASSPORT:
+        for name in SPECIMEN_PASSPORT:
             if name == "surname":
                 review_field_correct(task=task, user=operator, field_name=name, value="ERIKSON")
             else:
@@ -37,7 +37,7 @@ def _review_documents(tenant, operator, count: int) -> None:
 def test_labels_become_calibration_examples(tenant, operator):
     _review_documents(tenant, operator, 1)
     examples = {e.name: e for e in field_label_examples()}
-    assert len(examples) == len(PASSPORT)
+    assert len(examples) == len(SPECIMEN_PASSPORT)
     assert examples["surname"] == calibration.Example(
         "mrz", "surname", None, RAW_CONFIDENCE, False, True, document_type="passport"
     )
@@ -78,4 +78,4 @@ def test_recalibrate_refuses_labels_too_thin_for_any_map(tenant, operator, tmp_p
     _review_documents(tenant, operator, 1)
     with pytest.raises(CommandError, match="no evidence class"):
         call_command("recalibrate", "--out", str(tmp_path / "c.json"), "--min-labels", "1")
-    assert FieldLabel.objects.count() == len(PASSPORT)
+    assert FieldLabel.objects.count() == len(SPECIMEN_PASSPORT)

@@ -12,7 +12,7 @@ from apps.documents.models import DocumentStatus as S
 from apps.documents.pipeline import document_decide
 from apps.review.models import ReviewQueue, ReviewTask, TaskKind, TaskStatus
 from apps.review.services import QueueSettings, review_queue_create, review_task_route
-from tests.unit.review.factories import decided_document, extracted_document
+from tests.factories import decided_document, extracted_document
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from apps.review.selectors import (
     review_workload_by_operator,
 )
 from apps.review.services import review_field_confirm, review_field_correct, review_task_claim_next
-from tests.unit.review.factories import decided_document
+from tests.factories import decided_document
 
 pytestmark = pytest.mark.django_db
 

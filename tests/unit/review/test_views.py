@@ -12,7 +12,7 @@ from apps.audit.models import AuditEvent
 from apps.documents.models import DocumentStatus, Field
 from apps.review.models import ReviewQueue, ReviewTask, TaskStatus
 from apps.review.services import QueueSettings, review_queue_create, review_queue_update
-from tests.review_documents import FULL_GIVEN_NAMES, document_for_review
+from tests.support.review_documents import FULL_GIVEN_NAMES, document_for_review
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 from apps.review.models import ReviewTask
 from apps.tenants.services import membership_grant
 from tests.conftest import REPO_ROOT
-from tests.review_documents import document_for_review
+from tests.support.review_documents import document_for_review
 
 pytestmark = pytest.mark.django_db
 

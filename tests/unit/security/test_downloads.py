@@ -23,7 +23,7 @@ from apps.batches.models import Batch, BatchDocument
 from apps.documents import blobs
 from apps.documents.models import Document
 from apps.tenants.services import api_key_create, tenant_create
-from tests.review_documents import document_for_review, passport_page_png
+from tests.support.review_documents import document_for_review, passport_page_png
 
 pytestmark = pytest.mark.django_db
 

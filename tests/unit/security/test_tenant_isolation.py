@@ -30,8 +30,8 @@ from apps.documents.models import Document
 from apps.review.models import ReviewQueue, ReviewTask
 from apps.tenants.models import ApiScope
 from apps.tenants.services import api_key_create, membership_grant, tenant_create
-from tests.payslip import PAYSLIP_SCHEMA
-from tests.review_documents import document_for_review, passport_page_png
+from tests.support.payslip import PAYSLIP_SCHEMA
+from tests.support.review_documents import document_for_review, passport_page_png
 
 pytestmark = pytest.mark.django_db
 SECRET_NAME = "a-tenant-secret-passport.jpg"

@@ -21,30 +21,20 @@ import time
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from apps.audit.models import AuditEvent
-from apps.tenants.services import api_key_create
 from apps.webhooks.models import DeliveryStatus, WebhookDelivery
-from apps.webhooks.services import document_callback_set, webhook_deliver, webhook_document_event
-from tests.unit.api.test_webhooks import Receiver
-from tests.unit.documents.factories import make_document
+from apps.webhooks.services import webhook_deliver
+from tests.factories import api_key_client, webhook_delivery
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = pytest.mark.django_db
 
 REFUSING_URL = "http://127.0.0.1:9/hook"  # the discard port: nothing listens, the connection is refused
 
 
-def _delivery_to(tenant, url: str) -> WebhookDelivery:
-    document = make_document(tenant)
-    document_callback_set(document=document, url=url)
-    delivery = webhook_document_event(document=document, event="document.decided")
-    assert delivery is not None
-    return delivery
-
-
 def _dead_letter(tenant, url: str = REFUSING_URL) -> WebhookDelivery:
-    delivery = _delivery_to(tenant, url)
+    delivery = webhook_delivery(tenant, url)
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
         status=DeliveryStatus.FAILED, attempts=30, dead_lettered_at=timezone.now(),
         created_at=timezone.now() - dt.timedelta(days=1, hours=1), next_attempt_at=None,
@@ -52,18 +42,11 @@ def _dead_letter(tenant, url: str = REFUSING_URL) -> WebhookDelivery:
     return WebhookDelivery.objects.get(pk=delivery.pk)
 
 
-def _key_client(tenant, *scopes: str) -> APIClient:
-    client = APIClient()
-    raw = api_key_create(tenant=tenant, name="redrive", scopes=list(scopes)).raw_key
-    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
-    return client
-
-
 def test_a_receiver_down_is_retried_for_the_whole_window_then_kept_as_a_dead_letter(tenant, settings):
     settings.DOCINTEL_WEBHOOK_RETRY_WINDOW_S = 4.0
     settings.DOCINTEL_WEBHOOK_BACKOFF_S = 0.1
     settings.DOCINTEL_WEBHOOK_BACKOFF_MAX_S = 0.4
-    delivery = _delivery_to(tenant, REFUSING_URL)
+    delivery = webhook_delivery(tenant, REFUSING_URL)
     closes_at = delivery.created_at + dt.timedelta(seconds=4)
     outcome = ""
     deadline = time.monotonic() + 30
@@ -91,8 +74,8 @@ def test_the_api_lists_and_redrives_only_the_tenants_own_dead_letters(tenant, ot
         mine = _dead_letter(tenant, server.url)
         also_mine = _dead_letter(tenant, server.url)
         theirs = _dead_letter(other_tenant, server.url)
-        _delivery_to(tenant, server.url)  # still in its window: not a dead letter
-        client = _key_client(tenant, "webhooks:read", "webhooks:write")
+        webhook_delivery(tenant, server.url)  # still in its window: not a dead letter
+        client = api_key_client(tenant, name="redrive", scopes=["webhooks:read", "webhooks:write"])
 
         listed = client.get("/api/v1/webhooks/dead-letters")
         assert listed.status_code == 200, listed.content
@@ -119,7 +102,7 @@ def test_the_api_lists_and_redrives_only_the_tenants_own_dead_letters(tenant, ot
         assert client.post("/api/v1/webhooks/dead-letters/redrive", {}, format="json").json() == {
             "redriven": [str(also_mine.pk)]
         }
-        reader = _key_client(tenant, "webhooks:read")
+        reader = api_key_client(tenant, name="redrive", scopes=["webhooks:read"])
         refused = reader.post("/api/v1/webhooks/dead-letters/redrive", {}, format="json")
         assert refused.status_code == 403 and refused.json()["code"] == "insufficient_scope"
     finally:
@@ -165,7 +148,7 @@ def test_an_operator_redrives_from_the_page_with_csrf_and_an_uploader_cannot(
 
 def test_metrics_give_the_age_of_the_oldest_undelivered_event(tenant, client):
     _dead_letter(tenant)  # a day and an hour old
-    retrying = _delivery_to(tenant, REFUSING_URL)
+    retrying = webhook_delivery(tenant, REFUSING_URL)
     WebhookDelivery.objects.filter(pk=retrying.pk).update(
         created_at=timezone.now() - dt.timedelta(minutes=10)
     )

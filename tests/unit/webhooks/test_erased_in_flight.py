@@ -16,7 +16,7 @@ from django.db import connection
 from apps.documents.models import Document
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery
 from apps.webhooks.services import document_callback_set, webhook_deliver, webhook_document_event
-from tests.unit.documents.factories import make_document
+from tests.factories import make_document
 
 
 @pytest.mark.django_db(transaction=True)

@@ -29,13 +29,11 @@ from apps.tenants.models import Tenant
 from apps.webhooks.models import DeliveryStatus, WebhookDelivery
 from apps.webhooks.services import (
     SWEEP_GRACE,
-    document_callback_set,
     webhook_deliver,
     webhook_deliveries_sweep,
-    webhook_document_event,
 )
-from tests.unit.api.test_webhooks import Receiver
-from tests.unit.documents.factories import make_document
+from tests.factories import webhook_delivery
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = pytest.mark.django_db
 
@@ -92,17 +90,9 @@ def trickling() -> Iterator[TricklingReceiver]:
     server.close()
 
 
-def _delivery_to(tenant, url: str) -> WebhookDelivery:
-    document = make_document(tenant)
-    document_callback_set(document=document, url=url)
-    delivery = webhook_document_event(document=document, event="document.decided")
-    assert delivery is not None
-    return delivery
-
-
 def test_a_receiver_trickling_its_answer_is_cut_at_the_deadline(tenant, trickling, settings):
     settings.DOCINTEL_WEBHOOK_TIMEOUT_S = 1.0
-    delivery = _delivery_to(tenant, trickling.url)
+    delivery = webhook_delivery(tenant, trickling.url)
     started = time.monotonic()
     assert webhook_deliver(delivery_id=str(delivery.pk)) == "pending"  # to be retried
     elapsed = time.monotonic() - started
@@ -116,7 +106,7 @@ def test_a_delivery_whose_window_closed_while_its_message_waited_is_not_sent(ten
     settings.DOCINTEL_WEBHOOK_RETRY_WINDOW_S = 24 * 3600
     server = Receiver([200])
     try:
-        delivery = _delivery_to(tenant, server.url)
+        delivery = webhook_delivery(tenant, server.url)
         # two days old, 8 attempts made: the sweep freed it from a worker that died mid-attempt
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
             created_at=timezone.now() - dt.timedelta(days=2), attempts=8, next_attempt_at=timezone.now()
@@ -134,7 +124,7 @@ def test_the_sweep_never_copies_a_live_attempt_and_dead_letters_what_outlived_it
     settings.DOCINTEL_WEBHOOK_RETRY_WINDOW_S = 24 * 3600
     now = timezone.now()
     url = "http://127.0.0.1:9/x"
-    live, lost, expired_pending, expired_stuck = (_delivery_to(tenant, url) for _ in range(4))
+    live, lost, expired_pending, expired_stuck = (webhook_delivery(tenant, url) for _ in range(4))
     two_days_ago = now - dt.timedelta(days=2)
     # claimed just within deadline + grace ago: its request may still be running
     WebhookDelivery.objects.filter(pk=live.pk).update(
@@ -174,7 +164,7 @@ def test_a_claim_does_not_skip_a_delivery_whose_tenant_another_claim_holds(tenan
 
     thread = threading.Thread(target=other_claim)
     try:
-        delivery = _delivery_to(tenant, server.url)
+        delivery = webhook_delivery(tenant, server.url)
         thread.start()
         assert holding.wait(10)
         # "skipped": a worker of the test session took the delivery's message first, under the

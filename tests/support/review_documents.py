@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import io
 import uuid
-from pathlib import Path
 
 from django.utils import timezone
 from PIL import Image
@@ -25,8 +24,8 @@ from apps.documents.models import Document, DocumentStatus, Extraction, Field, P
 from apps.documents.pipeline import document_decide
 from apps.documents.state import document_transition
 from apps.tenants.models import Tenant
+from tests.conftest import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PASSPORT_IMAGE = SAMPLES / "00000-passport.jpg"
 FULL_GIVEN_NAMES = "FATIMA PRIYA ZEYNEP LAN XIAOLING"
 
