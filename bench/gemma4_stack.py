@@ -135,7 +135,10 @@ def start_engines(s: bench_stack.Stack) -> str:
         "triton",
         [bench_stack.PY, "-m", "servers.triton_server", "--http-port", str(http), "--grpc-port", str(grpc),
          "--metrics-port", str(metrics)],
-        {"DOCINTEL_PIPELINE_VARIANT": "gemma4", "DOCINTEL_MODEL_URL": url},
+        # vLLM on 2 CPU cores answers a call in tens of seconds at 32 documents in flight (64 calls):
+        # a call is waited for while the engine is up for timeout + wait in all (openai_backend), set
+        # here under the worker's Triton deadline below (120 s) as a CPU deployment would set it
+        {"DOCINTEL_PIPELINE_VARIANT": "gemma4", "DOCINTEL_MODEL_URL": url, "DOCINTEL_MODEL_WAIT_S": "90"},
     )  # fmt: skip
     launcher.wait_until_ready(f"127.0.0.1:{http}", 180, process=s.processes["triton"])
     s.triton_url = f"127.0.0.1:{grpc}"
