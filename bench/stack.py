@@ -99,15 +99,18 @@ def tiny_jpeg(seed: int, size: tuple[int, int] = (320, 240)) -> bytes:
     return buffer.getvalue()
 
 
-def _multipart(content: bytes, name: str, callback_url: str = "") -> tuple[bytes, str]:
+def _multipart(
+    content: bytes, name: str, callback_url: str = "", document_type: str = ""
+) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
-    callback = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="callback_url"\r\n\r\n{callback_url}\r\n'
-        if callback_url
-        else ""
+    fields = {"callback_url": callback_url, "document_type": document_type}
+    given = "".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'
+        for key, value in fields.items()
+        if value
     )
     head = (
-        callback + f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        given + f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
         "Content-Type: image/jpeg\r\n\r\n"
     ).encode()
     return head + content + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
@@ -289,9 +292,10 @@ class Stack:
             payload, status = {}, exc.code
         return payload, status, started_wall, time.perf_counter() - started
 
-    def upload(self, content: bytes, name: str, callback_url: str = "") -> Upload:
+    def upload(self, content: bytes, name: str, callback_url: str = "", document_type: str = "") -> Upload:
+        """One ``POST /api/v1/documents``; ``document_type``: the upload's type hint, if any."""
         payload, status, started, seconds = self._post(
-            "/api/v1/documents", *_multipart(content, name, callback_url)
+            "/api/v1/documents", *_multipart(content, name, callback_url, document_type)
         )
         return Upload(payload.get("id", ""), started, seconds, status)
 
@@ -314,9 +318,16 @@ class Stack:
             )
             return [upload for answer in answers for upload in answer]
 
-    def upload_many(self, contents: Sequence[bytes], clients: int = 8) -> list[Upload]:
+    def upload_many(
+        self, contents: Sequence[bytes], clients: int = 8, document_type: str = ""
+    ) -> list[Upload]:
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-            return list(pool.map(lambda i: self.upload(contents[i], f"bench-{i}.jpg"), range(len(contents))))
+            return list(
+                pool.map(
+                    lambda i: self.upload(contents[i], f"bench-{i}.jpg", document_type=document_type),
+                    range(len(contents)),
+                )
+            )
 
     def sql(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         import psycopg
