@@ -521,7 +521,7 @@ def test_a_receipt_printing_no_tax_at_all_reports_none_with_confidence() -> None
     assert tax.value is None and tax.confidence == ABSENT_LABEL_CONFIDENCE
 
 
-RECEIPT_BODY = [
+PINE_BOULEVARD_BODY = [
     (0.10, [(0.30, "12 Pine Boulevard")]),
     (0.14, [(0.30, "TAX INVOICE")]),
     (0.18, [(0.10, "10/21/24 8:12 PM")]),
@@ -531,9 +531,9 @@ RECEIPT_BODY = [
 
 
 def test_a_merchant_name_ocr_broke_in_pieces_is_joined_and_trusted_less() -> None:
-    whole = read_receipt([page([(0.05, [(0.30, "The Sonnental Arms")]), *RECEIPT_BODY], source="ocr")])
+    whole = read_receipt([page([(0.05, [(0.30, "The Sonnental Arms")]), *PINE_BOULEVARD_BODY], source="ocr")])
     pieces = read_receipt(
-        [page([(0.05, [(0.25, "THE"), (0.30, "SONNENTAL ARMS")]), *RECEIPT_BODY], source="ocr")]
+        [page([(0.05, [(0.25, "THE"), (0.30, "SONNENTAL ARMS")]), *PINE_BOULEVARD_BODY], source="ocr")]
     )
     assert whole.fields["merchant_name"].value == pieces.fields["merchant_name"].value == "THE SONNENTAL ARMS"
     assert pieces.fields["merchant_name"].confidence == pytest.approx(
@@ -542,7 +542,7 @@ def test_a_merchant_name_ocr_broke_in_pieces_is_joined_and_trusted_less() -> Non
 
 
 def test_a_title_ocr_read_into_the_merchants_line_is_cut_off() -> None:
-    rows = [(0.05, [(0.30, "Supermercado Nordlicht FACTURA SIMPLIFICADA")]), *RECEIPT_BODY[1:]]
+    rows = [(0.05, [(0.30, "Supermercado Nordlicht FACTURA SIMPLIFICADA")]), *PINE_BOULEVARD_BODY[1:]]
     assert read_receipt([page(rows, source="ocr")]).fields["merchant_name"].value == "SUPERMERCADO NORDLICHT"
 
 
