@@ -279,12 +279,17 @@ def step_choices(entries: Sequence[Any], decode_one: Callable[[int], str]) -> li
     values are then scored as if every token was chosen."""
     if not all(isinstance(entry, dict) for entry in entries):
         return None
+    texts: dict[int, str] = {}  # the same few alternatives recur at most steps: decode each once
+
+    def text(token: Any) -> str:
+        key = int(token)
+        if key not in texts:
+            texts[key] = decode_one(key)
+        return texts[key]
+
     return [
         allowed_choices(
-            [
-                (decode_one(int(token)), float(getattr(value, "logprob", value)))
-                for token, value in entry.items()
-            ]
+            [(text(token), float(getattr(value, "logprob", value))) for token, value in entry.items()]
         )
         for entry in entries
     ]
